@@ -1,0 +1,3 @@
+module github.com/signkit/signkit-go
+
+go 1.25
