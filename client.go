@@ -1,0 +1,64 @@
+package signkit
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/internal/retry"
+	"github.com/signkit/signkit-go/internal/transport"
+	"github.com/signkit/signkit-go/internal/version"
+)
+
+// Version is the SDK's semantic version, as sent in the User-Agent.
+const Version = version.Version
+
+// defaultTimeout bounds one attempt when Config.HTTPClient is nil.
+const defaultTimeout = 60 * time.Second
+
+// Client is the platform client of one account. Its service fields share one
+// token source and one transport. It is safe for concurrent use; create one
+// per account and reuse it.
+type Client struct {
+	tokens    *auth.TokenSource
+	transport *transport.Client
+}
+
+// NewClient checks cfg and returns a Client. A config that cannot work (a
+// missing credential, an endpoint that is not an absolute URL) is refused
+// with an error that names the field. No request is made.
+func NewClient(cfg Config) (*Client, error) {
+	if err := cfg.Endpoints.validate(); err != nil {
+		return nil, err
+	}
+	if missing := cfg.Credentials.MissingFields(); len(missing) > 0 {
+		return nil, fmt.Errorf("signkit: Config.Credentials.%s is empty", strings.Join(missing, ", Config.Credentials."))
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: defaultTimeout}
+	}
+	policy := retry.DefaultPolicy()
+	switch {
+	case cfg.MaxRetries > 0:
+		policy.MaxRetries = cfg.MaxRetries
+	case cfg.MaxRetries < 0:
+		policy.MaxRetries = 0
+	}
+	tokens := auth.NewTokenSource(cfg.Endpoints.Auth, cfg.Credentials,
+		auth.WithHTTPClient(hc),
+		auth.WithLogger(cfg.Logger),
+		auth.WithUserAgent(cfg.UserAgent),
+		auth.WithRetryPolicy(policy.MaxRetries, policy.WaitMin, policy.WaitMax),
+	)
+	t := transport.New(transport.Config{
+		HTTPClient: hc,
+		Tokens:     tokens,
+		UserAgent:  cfg.UserAgent,
+		Logger:     cfg.Logger,
+		Policy:     policy,
+	})
+	return &Client{tokens: tokens, transport: t}, nil
+}

@@ -1,0 +1,23 @@
+package signkit
+
+import "github.com/signkit/signkit-go/internal/apierror"
+
+// Error is a failure answered by the platform (a status outside 2xx): status,
+// code, message, the request's method and URL, the request id, one detail per
+// problem of a rejected request, and at most 64 KiB of the body. Every
+// service call returns it as *Error; use errors.As to read it and errors.Is
+// with the sentinels below to classify it.
+type Error = apierror.Error
+
+// FieldError is one problem of a rejected request.
+type FieldError = apierror.FieldError
+
+// Sentinels that errors.Is matches against any *Error by status code.
+var (
+	ErrNotFound     = apierror.ErrNotFound     // 404
+	ErrUnauthorized = apierror.ErrUnauthorized // 401
+	ErrForbidden    = apierror.ErrForbidden    // 403
+	ErrConflict     = apierror.ErrConflict     // 409
+	ErrValidation   = apierror.ErrValidation   // 400 or 422
+	ErrRateLimited  = apierror.ErrRateLimited  // 429
+)

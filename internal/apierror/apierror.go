@@ -1,0 +1,162 @@
+// Package apierror defines the error that every service call returns when the
+// platform answers with a failure status, and decodes the platform's error
+// bodies into it. Package signkit re-exports it as signkit.Error.
+package apierror
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// MaxBody is the most of an error response body that is read and kept.
+const MaxBody = 64 << 10
+
+// Sentinels that errors.Is matches against any *Error by its status code.
+var (
+	ErrNotFound     = errors.New("signkit: not found")         // 404
+	ErrUnauthorized = errors.New("signkit: unauthorized")      // 401
+	ErrForbidden    = errors.New("signkit: forbidden")         // 403
+	ErrConflict     = errors.New("signkit: conflict")          // 409
+	ErrValidation   = errors.New("signkit: validation failed") // 400 or 422
+	ErrRateLimited  = errors.New("signkit: rate limited")      // 429
+)
+
+// FieldError is one problem of a rejected request, naming the field (a JSON
+// path such as "sections[0].fields[2].name") and what is wrong with it.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Error is a failure answered by the platform: a status outside 2xx.
+type Error struct {
+	StatusCode int          // HTTP status of the answer
+	Code       string       // machine-readable code, e.g. "validation_failed"
+	Message    string       // human-readable explanation
+	Method     string       // method of the failed request
+	URL        string       // URL of the failed request, without user info
+	RequestID  string       // X-Request-Id of the answer, when present
+	Details    []FieldError // one entry per problem of a rejected request
+	Body       []byte       // at most MaxBody bytes of the response body
+}
+
+// Error describes the failure: status, code, message and the request.
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "signkit: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Code != "" {
+		b.WriteString(" (" + e.Code + ")")
+	}
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	for i, d := range e.Details {
+		sep := "; "
+		if i == 0 {
+			sep = " ["
+		}
+		b.WriteString(sep + d.Field + ": " + d.Message)
+		if i == len(e.Details)-1 {
+			b.WriteString("]")
+		}
+	}
+	if e.RequestID != "" {
+		b.WriteString(" (request id " + e.RequestID + ")")
+	}
+	return b.String()
+}
+
+// Is reports whether target is the sentinel that matches e's status code.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrUnauthorized:
+		return e.StatusCode == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	case ErrConflict:
+		return e.StatusCode == http.StatusConflict
+	case ErrValidation:
+		return e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests
+	}
+	return false
+}
+
+// wireError holds every error body shape the platform sends:
+// {"statusCode","error","message","details"}, OAuth's {"error","error_description"},
+// and a bare {"message"}.
+type wireError struct {
+	StatusCode       int             `json:"statusCode"`
+	Error            json.RawMessage `json:"error"`
+	Code             string          `json:"code"`
+	Message          string          `json:"message"`
+	ErrorDescription string          `json:"error_description"`
+	Details          []FieldError    `json:"details"`
+}
+
+// FromResponse builds the *Error of a failed answer. It reads at most MaxBody
+// bytes of the body and closes it.
+func FromResponse(resp *http.Response) *Error {
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxBody))
+	e := &Error{
+		StatusCode: resp.StatusCode,
+		RequestID:  resp.Header.Get("X-Request-Id"),
+		Body:       body,
+	}
+	if req := resp.Request; req != nil {
+		e.Method = req.Method
+		e.URL = redactURL(req.URL)
+	}
+	decode(e, body)
+	return e
+}
+
+func decode(e *Error, body []byte) {
+	var w wireError
+	if json.Unmarshal(body, &w) != nil {
+		e.Message = strings.TrimSpace(string(body))
+		if len(e.Message) > 200 || !isPrintable(e.Message) {
+			e.Message = ""
+		}
+		return
+	}
+	var code string
+	if json.Unmarshal(w.Error, &code) == nil {
+		e.Code = code
+	}
+	if e.Code == "" {
+		e.Code = w.Code
+	}
+	e.Message = w.Message
+	if e.Message == "" {
+		e.Message = w.ErrorDescription
+	}
+	e.Details = w.Details
+}
+
+func isPrintable(s string) bool {
+	for _, r := range s {
+		if r < ' ' && r != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+func redactURL(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	c := *u
+	c.User = nil
+	return c.String()
+}

@@ -1,0 +1,238 @@
+// Package transport sends the SDK's service requests: it places the access
+// token the way each service wants it, replays a request once with a fresh
+// token after a 401, retries through package retry, encodes query strings
+// with go-querystring, and decodes answers and errors through size limits.
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/google/go-querystring/query"
+
+	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/internal/apierror"
+	"github.com/signkit/signkit-go/internal/retry"
+	"github.com/signkit/signkit-go/internal/version"
+)
+
+// MaxJSON is the largest JSON answer that is decoded.
+const MaxJSON = 32 << 20
+
+// AuthStyle is where a service expects the access token.
+type AuthStyle int
+
+const (
+	// NoAuth sends no token (the queue status check, public pages).
+	NoAuth AuthStyle = iota
+	// Bearer sends "Authorization: Bearer T" (forms and signing services).
+	Bearer
+	// XAuthToken sends "X-Auth-Token: T" (simple case file creation).
+	XAuthToken
+	// JWT sends "Authorization: JWT T" and "X-Auth-Token: T" (webhook service).
+	JWT
+)
+
+// TokenSource is what the transport needs of auth.TokenSource.
+type TokenSource interface {
+	Token(ctx context.Context) (auth.Token, error)
+	Invalidate(stale auth.Token)
+}
+
+// Config configures a Client.
+type Config struct {
+	HTTPClient *http.Client // nil: http.DefaultClient's settings
+	Tokens     TokenSource
+	UserAgent  string // prefix of the SDK's User-Agent
+	Logger     *slog.Logger
+	Policy     retry.Policy
+}
+
+// Client sends service requests. It is safe for concurrent use.
+type Client struct {
+	sender    *retry.Sender
+	tokens    TokenSource
+	userAgent string
+}
+
+// New returns a Client for cfg.
+func New(cfg Config) *Client {
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	return &Client{
+		sender:    retry.NewSender(retry.StripAuthOnRedirect(hc), cfg.Policy, cfg.Logger),
+		tokens:    cfg.Tokens,
+		userAgent: version.UserAgent(cfg.UserAgent),
+	}
+}
+
+// Request describes one service call.
+type Request struct {
+	Method string
+	URL    string    // absolute, see JoinURL
+	Query  any       // a struct with `url` tags, encoded by go-querystring; nil for none
+	Auth   AuthStyle // where the token goes
+	Accept string    // default application/json
+	JSON   any       // marshalled as the JSON body when non-nil
+	// Body is a raw body, opened afresh for every attempt; ContentType goes with it.
+	Body        retry.Body
+	ContentType string
+	Header      http.Header // extra headers
+}
+
+// JoinURL appends path segments to base, escaping each one.
+func JoinURL(base string, segments ...string) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(base, "/"))
+	for _, s := range segments {
+		b.WriteByte('/')
+		b.WriteString(url.PathEscape(s))
+	}
+	return b.String()
+}
+
+// Do sends r and decodes a 2xx JSON answer into out (nil discards it). A
+// failure status becomes an *apierror.Error.
+func (c *Client) Do(ctx context.Context, r *Request, out any) error {
+	resp, err := c.Send(ctx, r)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if out == nil || resp.StatusCode == http.StatusNoContent {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, MaxJSON))
+		return nil
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, MaxJSON)).Decode(out); err != nil {
+		return fmt.Errorf("signkit: decoding answer of %s %s: %w", r.Method, resp.Request.URL.Path, err)
+	}
+	return nil
+}
+
+// Download sends r and streams a 2xx answer's body into w, returning the
+// number of bytes written.
+func (c *Client) Download(ctx context.Context, r *Request, w io.Writer) (int64, error) {
+	resp, err := c.Send(ctx, r)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(w, resp.Body)
+	if err != nil {
+		return n, fmt.Errorf("signkit: reading answer of %s %s: %w", r.Method, resp.Request.URL.Path, err)
+	}
+	return n, nil
+}
+
+// Send sends r and returns a 2xx answer, whose body the caller must close.
+// Any other status becomes an *apierror.Error, with the body closed. After a
+// 401 the token that was used is invalidated and the request replayed once
+// with a new token.
+func (c *Client) Send(ctx context.Context, r *Request) (*http.Response, error) {
+	body, err := r.body()
+	if err != nil {
+		return nil, err
+	}
+	resp, tok, err := c.attempt(ctx, r, body)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && r.Auth != NoAuth {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, apierror.MaxBody))
+		resp.Body.Close()
+		c.tokens.Invalidate(tok)
+		resp, _, err = c.attempt(ctx, r, body)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, apierror.FromResponse(resp)
+	}
+	return resp, nil
+}
+
+// attempt sends r once through the retrying sender with the current token.
+func (c *Client) attempt(ctx context.Context, r *Request, body retry.Body) (*http.Response, auth.Token, error) {
+	req, err := c.newRequest(ctx, r)
+	if err != nil {
+		return nil, auth.Token{}, err
+	}
+	var tok auth.Token
+	if r.Auth != NoAuth {
+		if tok, err = c.tokens.Token(ctx); err != nil {
+			return nil, tok, err
+		}
+		setToken(req.Header, r.Auth, tok.AccessToken)
+	}
+	resp, err := c.sender.Do(req, body)
+	if err != nil {
+		return nil, tok, fmt.Errorf("signkit: %s %s: %w", r.Method, req.URL.Path, err)
+	}
+	return resp, tok, nil
+}
+
+func (c *Client) newRequest(ctx context.Context, r *Request) (*http.Request, error) {
+	u := r.URL
+	if r.Query != nil {
+		v, err := query.Values(r.Query)
+		if err != nil {
+			return nil, fmt.Errorf("signkit: encoding query: %w", err)
+		}
+		if q := v.Encode(); q != "" {
+			u += "?" + q
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, u, nil)
+	if err != nil {
+		return nil, fmt.Errorf("signkit: building request: %w", err)
+	}
+	for k, vs := range r.Header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	accept := r.Accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
+	req.Header.Set("User-Agent", c.userAgent)
+	switch {
+	case r.JSON != nil:
+		req.Header.Set("Content-Type", "application/json")
+	case r.Body != nil && r.ContentType != "":
+		req.Header.Set("Content-Type", r.ContentType)
+	}
+	return req, nil
+}
+
+// body returns the opener of r's body: its JSON marshalled once, or r.Body.
+func (r *Request) body() (retry.Body, error) {
+	if r.JSON == nil {
+		return r.Body, nil
+	}
+	b, err := json.Marshal(r.JSON)
+	if err != nil {
+		return nil, fmt.Errorf("signkit: encoding request body: %w", err)
+	}
+	return func() (io.ReadCloser, int64, error) {
+		return io.NopCloser(bytes.NewReader(b)), int64(len(b)), nil
+	}, nil
+}
+
+func setToken(h http.Header, style AuthStyle, token string) {
+	switch style {
+	case Bearer:
+		h.Set("Authorization", "Bearer "+token)
+	case XAuthToken:
+		h.Set("X-Auth-Token", token)
+	case JWT:
+		h.Set("Authorization", "JWT "+token)
+		h.Set("X-Auth-Token", token)
+	}
+}
