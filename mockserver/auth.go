@@ -1,0 +1,232 @@
+package mockserver
+
+import (
+	"context"
+	"crypto/sha1"
+	"crypto/subtle"
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Token rules of DESIGN section 3.
+const (
+	tokenLifetime  = 10 * time.Minute // on mock time
+	createdAtSkew  = 5 * time.Minute  // against the wall clock
+	nonceRetention = 2 * createdAtSkew
+)
+
+// tokenStore holds issued access tokens and recently used nonces.
+type tokenStore struct {
+	mu     sync.Mutex
+	tokens map[string]issuedToken
+	nonces map[string]time.Time // nonce → wall time first used
+	issued int
+}
+
+type issuedToken struct {
+	userID  int64
+	expires time.Time // mock time
+}
+
+func newTokenStore() *tokenStore {
+	return &tokenStore{tokens: map[string]issuedToken{}, nonces: map[string]time.Time{}}
+}
+
+func (t *tokenStore) reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.tokens, t.nonces, t.issued = map[string]issuedToken{}, map[string]time.Time{}, 0
+}
+
+// useNonce records a nonce and reports false when it was used before. Nonces
+// older than the created_at window are forgotten (a replay of them fails the
+// created_at check anyway).
+func (t *tokenStore) useNonce(nonce string, wall time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, seen := t.nonces[nonce]; seen {
+		return false
+	}
+	t.nonces[nonce] = wall
+	return true
+}
+
+// issue stores a new token for the user, pruning expired ones now and then.
+func (t *tokenStore) issue(userID int64, now time.Time, wall time.Time) (string, time.Time) {
+	tok := base64.RawURLEncoding.EncodeToString([]byte(randomHex(24)))
+	exp := now.Add(tokenLifetime)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.tokens[tok] = issuedToken{userID: userID, expires: exp}
+	t.issued++
+	if t.issued%256 == 0 {
+		for k, v := range t.tokens {
+			if !now.Before(v.expires) {
+				delete(t.tokens, k)
+			}
+		}
+		for k, v := range t.nonces {
+			if wall.Sub(v) > nonceRetention {
+				delete(t.nonces, k)
+			}
+		}
+	}
+	return tok, exp
+}
+
+// lookup answers the user of a token that has not expired at now.
+func (t *tokenStore) lookup(tok string, now time.Time) (int64, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	it, ok := t.tokens[tok]
+	if !ok || !now.Before(it.expires) {
+		return 0, false
+	}
+	return it.userID, true
+}
+
+// tokenRequest is the body of POST {Auth}/oauth/token.
+type tokenRequest struct {
+	GrantType    string `json:"grant_type"`
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
+	Key          string `json:"key"`
+	Nonce        string `json:"nonce"`
+	CreatedAt    string `json:"created_at"`
+	Digest       string `json:"digest"`
+}
+
+// oauthError is an error of the token endpoint: {"error","error_description"},
+// plus the common fields so that either decoder reads it.
+func writeOAuthError(w http.ResponseWriter, status int, code, desc string) {
+	writeJSON(w, status, map[string]any{"error": code, "error_description": desc,
+		"statusCode": status, "message": desc, "details": []fieldError{}})
+}
+
+// handleToken is POST {Auth}/oauth/token, the API Keys Grant.
+func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
+	var req tokenRequest
+	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &req); err != nil {
+		writeOAuthError(w, http.StatusBadRequest, "invalid_request", "the body must be a JSON object")
+		return nil
+	}
+	u, status, code, desc := s.checkTokenRequest(&req, time.Now())
+	if u == nil {
+		writeOAuthError(w, status, code, desc)
+		return nil
+	}
+	tok, exp := s.tokens.issue(u.ID, s.Now(), time.Now())
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer",
+		"expires_in": int(tokenLifetime / time.Second), "access_token_expires_at": exp.Unix()})
+	return nil
+}
+
+// checkTokenRequest answers the user a valid token request is for, or the
+// status, OAuth error code and description of the first problem. wall is the
+// wall clock, which created_at is checked against.
+func (s *Server) checkTokenRequest(req *tokenRequest, wall time.Time) (*user, int, string, string) {
+	if req.GrantType != "api_keys" {
+		return nil, http.StatusBadRequest, "unsupported_grant_type", `grant_type must be "api_keys"`
+	}
+	var missing []string
+	for _, f := range []struct{ name, v string }{{"client_id", req.ClientID}, {"client_secret", req.ClientSecret},
+		{"key", req.Key}, {"nonce", req.Nonce}, {"created_at", req.CreatedAt}, {"digest", req.Digest}} {
+		if f.v == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, http.StatusBadRequest, "invalid_request", "missing " + strings.Join(missing, ", ")
+	}
+	if s.accounts.byClient(req.ClientID, req.ClientSecret) == nil {
+		return nil, http.StatusUnauthorized, "invalid_client", "unknown client_id or wrong client_secret"
+	}
+	u := s.accounts.byAPIKey(req.Key)
+	if u == nil {
+		return nil, http.StatusUnauthorized, "invalid_client", "unknown API key"
+	}
+	nonce, err := base64.StdEncoding.DecodeString(req.Nonce)
+	if err != nil || len(nonce) == 0 {
+		return nil, http.StatusBadRequest, "invalid_request", "nonce must be standard base64 of random bytes"
+	}
+	created, err := time.Parse(time.RFC3339Nano, req.CreatedAt)
+	if err != nil {
+		return nil, http.StatusBadRequest, "invalid_request", "created_at must be an RFC 3339 time"
+	}
+	if d := wall.Sub(created); d > createdAtSkew || d < -createdAtSkew {
+		return nil, http.StatusUnauthorized, "invalid_grant", "created_at is more than 5 minutes away from the server's clock"
+	}
+	if !digestMatches(nonce, req.CreatedAt, u.Creds.APISecret, req.Digest) {
+		return nil, http.StatusUnauthorized, "invalid_grant", "digest does not match"
+	}
+	if !s.tokens.useNonce(req.Nonce, wall) {
+		return nil, http.StatusUnauthorized, "invalid_grant", "nonce was already used"
+	}
+	return u, 0, "", ""
+}
+
+// digestMatches checks base64(SHA-1(nonce ‖ created_at ‖ api secret)). This is
+// the mock's own implementation, deliberately not the SDK's auth.Digest.
+func digestMatches(nonce []byte, createdAt, secret, digest string) bool {
+	h := sha1.New()
+	h.Write(nonce)
+	h.Write([]byte(createdAt))
+	h.Write([]byte(secret))
+	want := base64.StdEncoding.EncodeToString(h.Sum(nil))
+	return subtle.ConstantTimeCompare([]byte(want), []byte(digest)) == 1
+}
+
+// tokenFrom extracts the access token where the service expects it: Forms
+// and Sign take "Authorization: Bearer T", Send "X-Auth-Token: T", the
+// webhook service any of those or "Authorization: JWT T".
+func tokenFrom(r *http.Request, svc service) (string, string) {
+	scheme, tok, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	tok = strings.TrimSpace(tok)
+	x := strings.TrimSpace(r.Header.Get("X-Auth-Token"))
+	switch svc {
+	case svcSend:
+		return x, "an X-Auth-Token header"
+	case svcWebhook:
+		if (strings.EqualFold(scheme, "Bearer") || strings.EqualFold(scheme, "JWT")) && tok != "" {
+			return tok, ""
+		}
+		return x, "an Authorization (Bearer or JWT) or X-Auth-Token header"
+	}
+	if strings.EqualFold(scheme, "Bearer") {
+		return tok, "an Authorization: Bearer header"
+	}
+	return "", "an Authorization: Bearer header"
+}
+
+// authenticate answers the user of the request's token, or a 401.
+func (s *Server) authenticate(r *http.Request, svc service) (*user, error) {
+	tok, want := tokenFrom(r, svc)
+	if tok == "" {
+		return nil, errUnauthorized("missing access token: send it in " + want)
+	}
+	id, ok := s.tokens.lookup(tok, s.Now())
+	if !ok {
+		return nil, errUnauthorized("access token is expired or invalid; request a new one")
+	}
+	u := s.accounts.byID(id)
+	if u == nil {
+		return nil, errUnauthorized("access token is expired or invalid; request a new one")
+	}
+	return u, nil
+}
+
+type userKey struct{}
+
+func withUser(ctx context.Context, u *user) context.Context {
+	return context.WithValue(ctx, userKey{}, u)
+}
+
+// userFrom answers the authenticated caller of a token-protected route.
+func userFrom(r *http.Request) *user {
+	u, _ := r.Context().Value(userKey{}).(*user)
+	return u
+}

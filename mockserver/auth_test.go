@@ -1,0 +1,135 @@
+package mockserver
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTokenEndpoint(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	def := s.DefaultCredentials()
+	reused := tokenBody(def, time.Now())
+	if st, b := call(t, s, "POST", "/auth/oauth/token", "", reused, nil); st != 200 {
+		t.Fatalf("first use: %d %s", st, b)
+	}
+	tests := []struct {
+		name   string
+		edit   func(map[string]string)
+		status int
+		code   string
+	}{
+		{"fractional created_at", func(m map[string]string) {}, 200, ""},
+		{"wrong grant", func(m map[string]string) { m["grant_type"] = "password" }, 400, "unsupported_grant_type"},
+		{"missing key", func(m map[string]string) { delete(m, "key") }, 400, "invalid_request"},
+		{"wrong client secret", func(m map[string]string) { m["client_secret"] = "nope" }, 401, "invalid_client"},
+		{"unknown client", func(m map[string]string) { m["client_id"] = "nope" }, 401, "invalid_client"},
+		{"unknown key", func(m map[string]string) { m["key"] = "nope" }, 401, "invalid_client"},
+		{"bad digest", func(m map[string]string) { m["digest"] = "AAAA" + m["digest"][4:] }, 401, "invalid_grant"},
+		{"nonce not base64", func(m map[string]string) { m["nonce"] = "***" }, 400, "invalid_request"},
+		{"created_at not a time", func(m map[string]string) { m["created_at"] = "yesterday" }, 400, "invalid_request"},
+		{"created_at too old", nil, 401, "invalid_grant"},
+		{"created_at in future", nil, 401, "invalid_grant"},
+		{"nonce reused", nil, 401, "invalid_grant"},
+	}
+	for _, tc := range tests {
+		body := tokenBody(def, time.Now())
+		switch tc.name {
+		case "fractional created_at":
+			body = tokenBodyAt(def, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+		case "created_at too old":
+			body = tokenBody(def, time.Now().Add(-5*time.Minute-10*time.Second))
+		case "created_at in future":
+			body = tokenBody(def, time.Now().Add(5*time.Minute+10*time.Second))
+		case "nonce reused":
+			body = reused
+		default:
+			tc.edit(body)
+		}
+		var e struct {
+			ErrorDescription string `json:"error_description"`
+			AccessToken      string `json:"access_token"`
+			ExpiresIn        int    `json:"expires_in"`
+			ExpiresAt        int64  `json:"access_token_expires_at"`
+			TokenType        string `json:"token_type"`
+		}
+		st, raw := call(t, s, "POST", "/auth/oauth/token", "", body, &e)
+		if st != tc.status {
+			t.Errorf("%s: status %d, want %d: %s", tc.name, st, tc.status, raw)
+			continue
+		}
+		if tc.status == 200 {
+			if e.AccessToken == "" || e.ExpiresIn != 600 || e.TokenType != "Bearer" || e.ExpiresAt != epoch.Add(10*time.Minute).Unix() {
+				t.Errorf("%s: token answer %s", tc.name, raw)
+			}
+			continue
+		}
+		if !strings.Contains(string(raw), `"error":"`+tc.code+`"`) || e.ErrorDescription == "" {
+			t.Errorf("%s: body %s, want error %s with a description", tc.name, raw, tc.code)
+		}
+		for _, secret := range []string{def.ClientSecret, def.APISecret} {
+			if strings.Contains(string(raw), secret) {
+				t.Errorf("%s: answer reveals a secret: %s", tc.name, raw)
+			}
+		}
+	}
+}
+
+func TestTokenExpiresOnMockTimeInEveryService(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	tok := login(t, s, s.DefaultCredentials())
+	probes := []struct{ name, method, path, header, prefix string }{
+		{"forms", "GET", "/collect/api/v1/forms/nope", "Authorization", "Bearer "},
+		{"sign", "GET", "/api/v1/casefiles/1", "Authorization", "Bearer "},
+		{"send", "POST", "/send/api/v1/casefiles/20251022/create", "X-Auth-Token", ""},
+		{"webhook", "GET", "/webhook/api/v1/subscriptions", "Authorization", "JWT "},
+	}
+	check := func(when string, wantOK bool) {
+		for _, p := range probes {
+			req := newReq(t, s, p.method, p.path)
+			req.Header.Set(p.header, p.prefix+tok)
+			st, b := do(t, s, req, nil)
+			if wantOK && st == 401 {
+				t.Errorf("%s %s: 401 with a fresh token: %s", when, p.name, b)
+			}
+			if !wantOK && st != 401 {
+				t.Errorf("%s %s: status %d, want 401: %s", when, p.name, st, b)
+			}
+		}
+	}
+	check("before expiry", true)
+	s.Advance(10*time.Minute - time.Second)
+	check("just before expiry", true)
+	s.Advance(2 * time.Second)
+	check("after 10m+1s", false)
+}
+
+func TestTokenPlacement(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	tok := login(t, s, s.DefaultCredentials())
+	tests := []struct {
+		name, path, header, value string
+		status                    int
+	}{
+		{"forms bearer", "/collect/api/v1/forms/x", "Authorization", "Bearer " + tok, 404},
+		{"forms x-auth-token refused", "/collect/api/v1/forms/x", "X-Auth-Token", tok, 401},
+		{"forms JWT refused", "/collect/api/v1/forms/x", "Authorization", "JWT " + tok, 401},
+		{"send x-auth-token", "/send/api/v1/nothing", "X-Auth-Token", tok, 404},
+		{"send bearer refused", "/send/api/v1/nothing", "Authorization", "Bearer " + tok, 401},
+		{"webhook JWT", "/webhook/api/v1/nothing", "Authorization", "JWT " + tok, 404},
+		{"webhook bearer", "/webhook/api/v1/nothing", "Authorization", "Bearer " + tok, 404},
+		{"webhook x-auth-token", "/webhook/api/v1/nothing", "X-Auth-Token", tok, 404},
+		{"unknown token", "/collect/api/v1/forms/x", "Authorization", "Bearer nope", 401},
+	}
+	for _, tc := range tests {
+		req := newReq(t, s, "GET", tc.path)
+		req.Header.Set(tc.header, tc.value)
+		var e apiErr
+		if st, b := do(t, s, req, &e); st != tc.status || e.StatusCode != tc.status {
+			t.Errorf("%s: %d, want %d: %s", tc.name, st, tc.status, b)
+		}
+	}
+}

@@ -1,0 +1,274 @@
+package mockserver
+
+import (
+	"container/heap"
+	"sync"
+	"time"
+)
+
+// clock is the server's source of time and its scheduler. With the real
+// clock, mock time is the wall clock plus whatever Advance added, and a
+// runner goroutine starts tasks when they fall due. With the manual clock,
+// time moves only by Advance, which runs the tasks that fall due in time
+// order. Either way, work started through go_ or by a task is "in flight"
+// and Advance waits for it.
+type clock struct {
+	manual bool
+
+	mu     sync.Mutex
+	idle   *sync.Cond // signalled when busy drops to zero
+	base   time.Time  // manual clock: the current mock time
+	offset time.Duration
+	tasks  taskQueue
+	seq    uint64
+	busy   int
+	closed bool
+
+	advanceMu sync.Mutex // one Advance at a time
+	wake      chan struct{}
+	done      chan struct{}
+	stopped   chan struct{}
+}
+
+// task is one piece of work due at a mock time. Cancel it with clock.cancel.
+type task struct {
+	at    time.Time
+	seq   uint64
+	fn    func()
+	index int // position in the heap; -1 once popped or cancelled
+}
+
+func newClock(manual bool, start time.Time) *clock {
+	c := &clock{manual: manual, base: start, wake: make(chan struct{}, 1),
+		done: make(chan struct{}), stopped: make(chan struct{})}
+	c.idle = sync.NewCond(&c.mu)
+	if manual {
+		close(c.stopped)
+	} else {
+		go c.run()
+	}
+	return c
+}
+
+// now answers the current mock time.
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nowLocked()
+}
+
+func (c *clock) nowLocked() time.Time {
+	if c.manual {
+		return c.base
+	}
+	return time.Now().Add(c.offset)
+}
+
+// at schedules fn to run when mock time reaches t. A t that is not in the
+// future starts fn at once, in the background. The returned task can be
+// cancelled until it starts.
+func (c *clock) at(t time.Time, fn func()) *task {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seq++
+	tk := &task{at: t, seq: c.seq, fn: fn, index: -1}
+	if c.closed {
+		return tk
+	}
+	if !t.After(c.nowLocked()) {
+		c.startLocked(fn)
+		return tk
+	}
+	heap.Push(&c.tasks, tk)
+	c.poke()
+	return tk
+}
+
+// after schedules fn to run d of mock time from now.
+func (c *clock) after(d time.Duration, fn func()) *task {
+	return c.at(c.now().Add(d), fn)
+}
+
+// cancel removes a task that has not started yet; it reports whether it did.
+func (c *clock) cancel(tk *task) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if tk == nil || tk.index < 0 {
+		return false
+	}
+	heap.Remove(&c.tasks, tk.index)
+	return true
+}
+
+// go_ runs fn in the background as work in flight, which Advance and Close
+// wait for.
+func (c *clock) go_(fn func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.startLocked(fn)
+}
+
+func (c *clock) startLocked(fn func()) {
+	c.busy++
+	go func() {
+		defer c.finish()
+		fn()
+	}()
+}
+
+func (c *clock) finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.busy--
+	if c.busy == 0 {
+		c.idle.Broadcast()
+	}
+}
+
+// waitIdle returns once no work is in flight.
+func (c *clock) waitIdle() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.busy > 0 {
+		c.idle.Wait()
+	}
+}
+
+// advance moves mock time forward by d. It first waits for work in flight,
+// then runs every task that falls due, in time order (tasks due at the same
+// instant run concurrently), waiting after each instant for the work they
+// started; then it returns. It must not be called from a task.
+func (c *clock) advance(d time.Duration) {
+	c.advanceMu.Lock()
+	defer c.advanceMu.Unlock()
+	c.waitIdle()
+	d = max(d, 0)
+	c.mu.Lock()
+	target := c.base.Add(d)
+	if !c.manual {
+		c.offset += d
+		target = c.nowLocked()
+	}
+	c.mu.Unlock()
+	for c.runDue(target) {
+		c.waitIdle()
+	}
+	c.mu.Lock()
+	if c.manual && target.After(c.base) {
+		c.base = target
+	}
+	c.mu.Unlock()
+}
+
+// runDue starts the tasks due at the earliest instant not after target and
+// reports whether there were any.
+func (c *clock) runDue(target time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.tasks) == 0 || c.tasks[0].at.After(target) || c.closed {
+		return false
+	}
+	instant := c.tasks[0].at
+	if c.manual && instant.After(c.base) {
+		c.base = instant
+	}
+	for len(c.tasks) > 0 && c.tasks[0].at.Equal(instant) {
+		tk := heap.Pop(&c.tasks).(*task)
+		c.startLocked(tk.fn)
+	}
+	return true
+}
+
+// run is the real clock's runner: it starts tasks as they fall due.
+func (c *clock) run() {
+	defer close(c.stopped)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		wait := time.Hour
+		if len(c.tasks) > 0 {
+			wait = c.tasks[0].at.Sub(c.nowLocked())
+		}
+		c.mu.Unlock()
+		if wait <= 0 {
+			c.runDue(c.now())
+			continue
+		}
+		timer.Reset(wait)
+		select {
+		case <-c.done:
+			return
+		case <-c.wake:
+		case <-timer.C:
+		}
+	}
+}
+
+// poke tells the runner that the earliest task may have changed.
+func (c *clock) poke() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// dropTasks forgets every scheduled task (used by reset); work in flight
+// goes on.
+func (c *clock) dropTasks() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, tk := range c.tasks {
+		tk.index = -1
+	}
+	c.tasks = nil
+}
+
+// close stops the runner, drops scheduled tasks and waits for work in flight.
+func (c *clock) close() {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	c.mu.Unlock()
+	c.dropTasks()
+	if !c.manual {
+		close(c.done)
+	}
+	<-c.stopped
+	c.waitIdle()
+}
+
+// taskQueue is a min-heap of tasks by due time, then by scheduling order.
+type taskQueue []*task
+
+func (q taskQueue) Len() int { return len(q) }
+func (q taskQueue) Less(i, j int) bool {
+	if !q[i].at.Equal(q[j].at) {
+		return q[i].at.Before(q[j].at)
+	}
+	return q[i].seq < q[j].seq
+}
+func (q taskQueue) Swap(i, j int) {
+	q[i], q[j] = q[j], q[i]
+	q[i].index, q[j].index = i, j
+}
+
+// Push implements heap.Interface.
+func (q *taskQueue) Push(x any) {
+	tk := x.(*task)
+	tk.index = len(*q)
+	*q = append(*q, tk)
+}
+
+// Pop implements heap.Interface.
+func (q *taskQueue) Pop() any {
+	old := *q
+	tk := old[len(old)-1]
+	old[len(old)-1] = nil
+	tk.index = -1
+	*q = old[:len(old)-1]
+	return tk
+}

@@ -1,0 +1,82 @@
+package mockserver
+
+import (
+	"net/http"
+	"time"
+)
+
+// initControl registers the control API under /mock/ (no token).
+func (s *Server) initControl() {
+	rt := s.router
+	rt.handle(svcControl, http.MethodGet, "/health", s.ctlHealth)
+	rt.handle(svcControl, http.MethodGet, "/credentials", s.ctlCredentials)
+	rt.handle(svcControl, http.MethodPost, "/users", s.ctlAddUser)
+	rt.handle(svcControl, http.MethodGet, "/clock", s.ctlClock)
+	rt.handle(svcControl, http.MethodPost, "/clock/advance", s.ctlAdvance)
+	rt.handle(svcControl, http.MethodGet, "/requests", s.ctlRequests)
+	rt.handle(svcControl, http.MethodPost, "/reset", s.ctlReset)
+}
+
+func (s *Server) ctlHealth(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "now": s.Now().UTC().Format(time.RFC3339Nano)})
+	return nil
+}
+
+func (s *Server) ctlCredentials(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, s.DefaultCredentials())
+	return nil
+}
+
+func (s *Server) ctlAddUser(w http.ResponseWriter, r *http.Request) error {
+	var spec UserSpec
+	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &spec); err != nil {
+		return err
+	}
+	c, err := s.AddUser(spec)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, c)
+	return nil
+}
+
+func (s *Server) ctlClock(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]string{"now": s.Now().UTC().Format(time.RFC3339Nano)})
+	return nil
+}
+
+// ctlAdvance is POST /mock/clock/advance {"seconds":n}; it answers after
+// everything that fell due has run.
+func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		Seconds *float64 `json:"seconds"`
+	}
+	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+		return err
+	}
+	var p problems
+	switch {
+	case body.Seconds == nil:
+		p.add("seconds", "is required")
+	case *body.Seconds < 0:
+		p.add("seconds", "must not be negative")
+	case *body.Seconds > 100*365*24*3600:
+		p.add("seconds", "must be at most 100 years")
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	s.Advance(time.Duration(*body.Seconds * float64(time.Second)))
+	return s.ctlClock(w, r)
+}
+
+func (s *Server) ctlRequests(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]any{"items": s.journal.list()})
+	return nil
+}
+
+func (s *Server) ctlReset(w http.ResponseWriter, _ *http.Request) error {
+	s.Reset()
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,50 @@
+package mockserver
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestRouterNotFoundAndMethodNotAllowed(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	tests := []struct {
+		name, method, path string
+		status             int
+		allow              string
+	}{
+		{"unknown path", "GET", "/nowhere", 404, ""},
+		{"unknown control path", "GET", "/mock/nothing", 404, ""},
+		{"wrong method on token endpoint", "GET", "/auth/oauth/token", 405, "POST"},
+		{"wrong method on control", "DELETE", "/mock/health", 405, "GET"},
+		{"protected service, no token", "GET", "/collect/api/v1/nothing", 401, ""},
+	}
+	for _, tc := range tests {
+		var e apiErr
+		req := newReq(t, s, tc.method, tc.path)
+		resp, err := (&http.Client{Transport: s.Transport()}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		st, b := do(t, s, newReq(t, s, tc.method, tc.path), &e)
+		if st != tc.status || e.StatusCode != tc.status || e.Error == "" || e.Message == "" || e.Details == nil {
+			t.Errorf("%s: %d %s, want %d with a JSON error", tc.name, st, b, tc.status)
+		}
+		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+			t.Errorf("%s: content type %q", tc.name, ct)
+		}
+		if got := resp.Header.Get("Allow"); got != tc.allow {
+			t.Errorf("%s: Allow %q, want %q", tc.name, got, tc.allow)
+		}
+	}
+}
+
+func TestControlOff(t *testing.T) {
+	t.Parallel()
+	s := newManual(t, WithControlAPI(false))
+	if st, _ := call(t, s, "GET", "/mock/health", "", nil, nil); st != 404 {
+		t.Fatalf("control API off: health answered %d", st)
+	}
+}

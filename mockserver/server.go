@@ -1,0 +1,176 @@
+package mockserver
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/signkit/signkit-go"
+)
+
+// Server is the in-memory service: all five services of signkit.Endpoints
+// under one handler (laid out as signkit.LocalEndpoints), the public form
+// pages and the control API. It is safe for concurrent use.
+type Server struct {
+	cfg     config
+	clock   *clock
+	journal *journal
+	handler http.Handler
+	router  *router
+
+	// Per-domain state, each in its own file with its own lock.
+	accounts *accountStore
+	tokens   *tokenStore
+	forms    *formStore
+	cases    *caseFileStore
+
+	resetHooks []func() // run by Reset, in registration order
+
+	closeOnce sync.Once
+	httpSrv   *http.Server // set by Start
+}
+
+// New builds a Server. It does not listen: serve Handler() yourself, use
+// Transport() in process, or call Start in tests.
+func New(opts ...Option) *Server {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	start := cfg.start
+	if start.IsZero() {
+		start = time.Now()
+	}
+	s := &Server{cfg: cfg, clock: newClock(cfg.manualClock, start), journal: newJournal(cfg.journalSize)}
+	s.router = &router{s: s}
+	s.initDomains()
+	s.handler = s.journaled(s.router)
+	return s
+}
+
+// initDomains creates each domain's state and routes. A new domain adds one
+// line here: its init function registers routes with s.router and its reset
+// with s.onReset.
+func (s *Server) initDomains() {
+	s.initAccounts()
+	s.initForms()
+	s.initCaseFiles()
+	s.initPublicPages()
+	if s.cfg.control {
+		s.initControl()
+	}
+}
+
+// onReset registers what Reset must do to bring a domain back to its
+// initial state.
+func (s *Server) onReset(fn func()) { s.resetHooks = append(s.resetHooks, fn) }
+
+// initAccounts sets up users, tokens and the token endpoint.
+func (s *Server) initAccounts() {
+	s.accounts = newAccountStore()
+	s.tokens = newTokenStore()
+	s.onReset(s.accounts.reset)
+	s.onReset(s.tokens.reset)
+	s.router.handle(svcAuth, http.MethodPost, "/oauth/token", s.handleToken)
+}
+
+// Start builds a Server listening on a free loopback port; it is closed when
+// the test ends.
+func Start(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("mockserver: listen on loopback: %v", err)
+	}
+	s := New(append(opts, WithBaseURL("http://"+l.Addr().String()))...)
+	s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = s.httpSrv.Serve(l) }()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Handler serves every service, the public pages and the control API.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// URL is the base URL of the server (see WithBaseURL), without a trailing slash.
+func (s *Server) URL() string { return strings.TrimRight(s.cfg.baseURL, "/") }
+
+// Config answers a signkit.Config for the default admin user of this server.
+// With a server that does not listen (New without Start), set HTTPClient to a
+// client whose Transport is s.Transport().
+func (s *Server) Config() signkit.Config {
+	return signkit.Config{Endpoints: signkit.LocalEndpoints(s.URL()), Credentials: s.DefaultCredentials().Credentials()}
+}
+
+// DefaultCredentials answers the ids and credentials of the default admin user.
+func (s *Server) DefaultCredentials() UserCredentials {
+	return s.accounts.byID(DefaultUserID).credentials()
+}
+
+// AddUser adds an API user (to the default customer unless spec says
+// otherwise) with fresh credentials.
+func (s *Server) AddUser(spec UserSpec) (UserCredentials, error) {
+	u, err := s.accounts.add(spec)
+	if err != nil {
+		return UserCredentials{}, err
+	}
+	return u.credentials(), nil
+}
+
+// Now answers the current mock time.
+func (s *Server) Now() time.Time { return s.clock.now() }
+
+// Advance moves mock time forward by d: it waits for work in flight, runs
+// everything that falls due in time order, waits for that too, then returns.
+// It works with either clock. Do not call it from inside a handler.
+func (s *Server) Advance(d time.Duration) { s.clock.advance(d) }
+
+// Transport answers an http.RoundTripper that serves requests in process,
+// without sockets, so it works inside testing/synctest. Any host works.
+func (s *Server) Transport() http.RoundTripper { return inProcess{h: s.handler} }
+
+// Reset returns every domain to its initial state: the default account only,
+// no tokens, forms, submissions or case files, an empty journal and no
+// scheduled work. Mock time stays where it is.
+func (s *Server) Reset() {
+	s.clock.dropTasks()
+	s.clock.waitIdle()
+	for _, fn := range s.resetHooks {
+		fn()
+	}
+	s.journal.reset()
+}
+
+// Close stops the listener of Start (if any), the scheduler, and waits for
+// work in flight. Calling it again does nothing.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		if s.httpSrv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := s.httpSrv.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+				_ = s.httpSrv.Close()
+			}
+		}
+		s.clock.close()
+	})
+}
+
+// baseURLOf answers the scheme and host a request reached the server at;
+// links in answers (public form URLs, download URLs) use it.
+func baseURLOf(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		host = r.URL.Host
+	}
+	return scheme + "://" + host
+}

@@ -1,0 +1,108 @@
+package mockserver
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+)
+
+// inProcess is an http.RoundTripper that serves requests by calling the
+// server's handler directly: no sockets, so it works inside testing/synctest.
+// The response body streams through a pipe while the handler runs.
+type inProcess struct{ h http.Handler }
+
+// RoundTrip implements http.RoundTripper.
+func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	r := req.Clone(ctx)
+	if r.Body == nil {
+		r.Body = http.NoBody
+	}
+	r.RequestURI = r.URL.RequestURI()
+	r.RemoteAddr = "127.0.0.1:1"
+	if r.Host == "" {
+		r.Host = r.URL.Host
+	}
+	pr, pw := io.Pipe()
+	rw := &pipeWriter{header: http.Header{}, pw: pw, ready: make(chan struct{})}
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				rw.abort(fmt.Errorf("mockserver: handler panicked: %v", p))
+			}
+			rw.finish()
+			_ = r.Body.Close()
+		}()
+		t.h.ServeHTTP(rw, r)
+	}()
+	select {
+	case <-rw.ready:
+	case <-ctx.Done():
+		_ = pr.CloseWithError(ctx.Err())
+		return nil, fmt.Errorf("mockserver: in-process round trip: %w", ctx.Err())
+	}
+	if rw.err != nil {
+		_ = pr.Close()
+		return nil, rw.err
+	}
+	return &http.Response{
+		Status:        fmt.Sprintf("%d %s", rw.status, http.StatusText(rw.status)),
+		StatusCode:    rw.status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        rw.sent,
+		Body:          pr,
+		ContentLength: -1,
+		Request:       req,
+	}, nil
+}
+
+// pipeWriter is the http.ResponseWriter of an in-process round trip.
+type pipeWriter struct {
+	header http.Header
+	pw     *io.PipeWriter
+
+	once   sync.Once
+	ready  chan struct{} // closed when the status and headers are known
+	status int
+	sent   http.Header
+	err    error // set before ready closes when the handler failed early
+}
+
+func (p *pipeWriter) Header() http.Header { return p.header }
+
+func (p *pipeWriter) WriteHeader(code int) {
+	p.once.Do(func() {
+		p.status, p.sent = code, p.header.Clone()
+		close(p.ready)
+	})
+}
+
+func (p *pipeWriter) Write(b []byte) (int, error) {
+	p.WriteHeader(http.StatusOK)
+	n, err := p.pw.Write(b)
+	if err != nil {
+		return n, fmt.Errorf("mockserver: response body: %w", err)
+	}
+	return n, nil
+}
+
+// Flush implements http.Flusher; the pipe has no buffer to flush.
+func (p *pipeWriter) Flush() { p.WriteHeader(http.StatusOK) }
+
+// abort fails the round trip (before headers) or the body read (after).
+func (p *pipeWriter) abort(err error) {
+	p.once.Do(func() {
+		p.err = err
+		close(p.ready)
+	})
+	_ = p.pw.CloseWithError(err)
+}
+
+// finish ends the body; a handler that wrote nothing answered 200.
+func (p *pipeWriter) finish() {
+	p.WriteHeader(http.StatusOK)
+	_ = p.pw.Close()
+}
