@@ -1,0 +1,139 @@
+package forms
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/signkit/signkit-go/internal/transport"
+)
+
+// Client calls the forms service. Get it as the Forms field of a
+// signkit.Client; it is safe for concurrent use.
+type Client struct {
+	t    *transport.Client
+	base string // {Forms}, e.g. https://app.penneo.com/collect/api
+}
+
+// NewClient returns a Client that sends through t to the forms service at
+// baseURL (signkit.Endpoints.Forms). signkit.NewClient calls it; users do
+// not need to.
+func NewClient(t *transport.Client, baseURL string) *Client {
+	return &Client{t: t, base: baseURL}
+}
+
+// url returns {base}/v1/<segments…>, each segment escaped.
+func (c *Client) url(segments ...string) string {
+	return transport.JoinURL(c.base+"/v1", segments...)
+}
+
+// Create validates f and creates it as a new DRAFT form; the answer carries
+// the assigned ExternalID. An invalid form is refused with a
+// *ValidationError and nothing is sent. Only the definition (name,
+// language, description, caseFileTitleTemplate, sections) is sent.
+func (c *Client) Create(ctx context.Context, f *Form) (*Form, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	var out Form
+	req := &transport.Request{Method: http.MethodPost, URL: c.url("forms"), Auth: transport.Bearer, JSON: definitionOf(f)}
+	if err := c.t.Do(ctx, req, &out); err != nil {
+		return nil, fmt.Errorf("forms: create: %w", err)
+	}
+	return &out, nil
+}
+
+// Get returns the form with its sections, fields, status, version and, while
+// it is ACTIVE, its public URL.
+func (c *Client) Get(ctx context.Context, externalID string) (*Form, error) {
+	if err := checkID(externalID); err != nil {
+		return nil, err
+	}
+	var out Form
+	req := &transport.Request{Method: http.MethodGet, URL: c.url("forms", externalID), Auth: transport.Bearer}
+	if err := c.t.Do(ctx, req, &out); err != nil {
+		return nil, fmt.Errorf("forms: get %s: %w", externalID, err)
+	}
+	return &out, nil
+}
+
+// Update validates f and replaces the sections and fields of the form. For
+// an ACTIVE form the service creates a new DRAFT version under the same
+// ExternalID while the live version keeps serving; Publish makes it live.
+// An invalid form is refused with a *ValidationError and nothing is sent.
+func (c *Client) Update(ctx context.Context, externalID string, f *Form) (*Form, error) {
+	if err := checkID(externalID); err != nil {
+		return nil, err
+	}
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	req := &transport.Request{Method: http.MethodPut, URL: c.url("forms", externalID), Auth: transport.Bearer, JSON: definitionOf(f)}
+	out, err := c.formAnswer(ctx, req, externalID)
+	if err != nil {
+		return nil, fmt.Errorf("forms: update %s: %w", externalID, err)
+	}
+	return out, nil
+}
+
+// Publish makes the form (its latest draft version) ACTIVE: end users can
+// open and submit it at its PublicURL.
+func (c *Client) Publish(ctx context.Context, externalID string) (*Form, error) {
+	return c.move(ctx, "publish", externalID)
+}
+
+// Archive makes the form ARCHIVED: its public URL stops accepting
+// submissions; existing submissions remain retrievable.
+func (c *Client) Archive(ctx context.Context, externalID string) (*Form, error) {
+	return c.move(ctx, "archive", externalID)
+}
+
+// move sends POST /v1/forms/{externalID}/{action} with no payload.
+func (c *Client) move(ctx context.Context, action, externalID string) (*Form, error) {
+	if err := checkID(externalID); err != nil {
+		return nil, err
+	}
+	req := &transport.Request{Method: http.MethodPost, URL: c.url("forms", externalID, action), Auth: transport.Bearer}
+	out, err := c.formAnswer(ctx, req, externalID)
+	if err != nil {
+		return nil, fmt.Errorf("forms: %s %s: %w", action, externalID, err)
+	}
+	return out, nil
+}
+
+// formAnswer sends req and decodes the form it answers with. The service
+// answers with the form (see DESIGN); should it answer with no body (the
+// specification leaves the body open), the form is fetched with Get.
+func (c *Client) formAnswer(ctx context.Context, req *transport.Request, externalID string) (*Form, error) {
+	resp, err := c.t.Send(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, transport.MaxJSON))
+	if err != nil {
+		return nil, fmt.Errorf("reading answer: %w", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return c.Get(ctx, externalID)
+	}
+	var out Form
+	if err := json.Unmarshal(body, &out); err != nil {
+		return nil, fmt.Errorf("decoding answer of %s %s: %w", req.Method, resp.Request.URL.Path, err)
+	}
+	if out.ExternalID == "" {
+		out.ExternalID = externalID
+	}
+	return &out, nil
+}
+
+// checkID refuses an empty id, which would address another endpoint.
+func checkID(externalID string) error {
+	if externalID == "" {
+		return invalid("request", Problem{"externalID", "is empty"})
+	}
+	return nil
+}

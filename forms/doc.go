@@ -1,0 +1,61 @@
+// Package forms is the client of the forms service: web forms made of
+// sections and fields, their lifecycle (draft, active, archived), prefilled
+// personalised links, completed submissions with their answers, and the
+// files uploaded through FILE fields.
+//
+// Use it through the Forms field of a signkit.Client:
+//
+//	form, err := client.Forms.Create(ctx, &forms.Form{
+//		Name: "Onboarding",
+//		Sections: []forms.Section{{
+//			Title: "You",
+//			Fields: []forms.Field{
+//				{Name: "name", Label: "Name", Type: forms.TypeText, Required: true, MapTo: "primarySigner.name"},
+//				{Name: "email", Label: "Email", Type: forms.TypeEmail, Required: true, MapTo: "primarySigner.email"},
+//			},
+//		}},
+//	})
+//	form, err = client.Forms.Publish(ctx, form.ExternalID) // form.PublicURL is live
+//	link, err := client.Forms.CreateRequestFor(ctx, form, &forms.PrefillRequest{
+//		Answers: map[string]forms.PrefillAnswer{"email": {Value: "ada@example.com"}}, // locked
+//	})
+//
+// # Lifecycle
+//
+// Create makes a DRAFT form, not yet public. Publish makes it ACTIVE at its
+// PublicURL. Update of an ACTIVE form creates a new DRAFT version under the
+// same ExternalID while the live version keeps serving; Publish again to
+// make it live. Archive closes the public URL to new submissions; existing
+// submissions stay retrievable.
+//
+// # Validation before sending
+//
+// Form.Validate checks a form against the service's contract and reports
+// every problem at once in a *ValidationError (field names present and
+// unique, known types, CHOICE options, ".email" mappings of type EMAIL,
+// conditions and merge fields referencing earlier fields, the merge fields
+// of CaseFileTitleTemplate). Create and Update call it and send nothing for
+// an invalid form. Prefilled requests, list options and empty ids are
+// checked the same way; PrefillRequest.ValidateFor and CreateRequestFor
+// also check the answer keys against the form's field names.
+// errors.Is(err, signkit.ErrValidation) holds both for these errors and
+// for a 400 or 422 answered by the service (a *signkit.Error with Details).
+//
+// # Submissions
+//
+// ListSubmissions reads one page; AllSubmissions iterates over every
+// submission in ascending order with the largest page size:
+//
+//	for s, err := range client.Forms.AllSubmissions(ctx, form.ExternalID, nil) {
+//		if err != nil {
+//			return err
+//		}
+//		answers, err := client.Forms.Answers(ctx, form.ExternalID, s.SubmissionID)
+//		...
+//	}
+//
+// Answers.Get finds an answer by field name; Answer has typed accessors
+// (String, Int, Float, Bool, Time). Files lists a case file's attachments
+// and DownloadFile streams one into an io.Writer; it sends the access token
+// only to the forms service's host.
+package forms

@@ -1,0 +1,231 @@
+package forms
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/signkit/signkit-go/internal/apierror"
+)
+
+// Problem is one thing wrong with a form or a request, found before
+// anything is sent.
+type Problem struct {
+	// Field is the path of the offending value, in the style of the
+	// service's error details: "sections[1].fields[0].name",
+	// "caseFileTitleTemplate", `answers["email"]`, "Limit".
+	Field string
+	// Message says what is wrong, for example "is required".
+	Message string
+}
+
+// ValidationError is returned when the package refuses a form or a request
+// before sending it. It lists every problem found, not only the first.
+// errors.Is(err, signkit.ErrValidation) holds for it, as for a 400 or 422
+// answered by the service.
+type ValidationError struct {
+	// Subject is what was checked: "form", "prefill request", "list
+	// options" or "request".
+	Subject  string
+	Problems []Problem
+}
+
+// Error lists all problems: "forms: invalid form: 2 problems: a: is
+// required; b: ...".
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString("forms: invalid " + e.Subject + ": ")
+	if len(e.Problems) != 1 {
+		b.WriteString(strconv.Itoa(len(e.Problems)) + " problems: ")
+	}
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.Field + ": " + p.Message)
+	}
+	return b.String()
+}
+
+// Is reports whether target is signkit.ErrValidation (apierror.ErrValidation).
+func (e *ValidationError) Is(target error) bool {
+	return target == apierror.ErrValidation
+}
+
+// invalid returns a *ValidationError for problems, or nil when there are none.
+func invalid(subject string, problems ...Problem) error {
+	if len(problems) == 0 {
+		return nil
+	}
+	return &ValidationError{Subject: subject, Problems: problems}
+}
+
+// mergeField matches a {{name}} merge field; surrounding blanks are allowed.
+var mergeField = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
+
+// titleMergeFields are the merge fields that CaseFileTitleTemplate may use.
+var titleMergeFields = []string{"formName", "primarySigner.name", "primarySigner.email"}
+
+// Validate checks the form against the service's contract and reports every
+// problem in one *ValidationError (nil when there is none):
+//
+//   - every field has a name, and no two fields share one;
+//   - every field has a known type (TypeText … TypeFile);
+//   - a CHOICE field has at least one option;
+//   - a field mapped to a property ending in ".email" has type EMAIL;
+//   - a condition has rules, each with operator EQUALS, referencing an
+//     earlier field: for a section condition, a field of an earlier
+//     section; for a field condition, a field declared before it;
+//   - the {{name}} merge fields of a field's Content name fields of earlier
+//     sections;
+//   - CaseFileTitleTemplate uses only {{formName}}, {{primarySigner.name}}
+//     and {{primarySigner.email}};
+//   - Validations have a MinLength of at least 0 and at most MaxLength,
+//     and Min at most Max.
+//
+// Create and Update call Validate and send nothing when it fails.
+func (f *Form) Validate() error {
+	if f == nil {
+		return invalid("form", Problem{"form", "is nil"})
+	}
+	v := &validator{all: map[string]bool{}, declared: map[string]position{}}
+	for _, s := range f.Sections {
+		for _, fd := range s.Fields {
+			v.all[fd.Name] = true
+		}
+	}
+	v.checkTitle(f.CaseFileTitleTemplate)
+	for i := range f.Sections {
+		v.checkSection(i, &f.Sections[i])
+	}
+	return invalid("form", v.problems...)
+}
+
+// position is where a field is declared.
+type position struct{ section, field int }
+
+func (p position) String() string {
+	return fmt.Sprintf("sections[%d].fields[%d]", p.section, p.field)
+}
+
+// validator collects the problems of one form, walking it in order.
+type validator struct {
+	all      map[string]bool     // every field name of the form
+	declared map[string]position // names declared so far
+	problems []Problem
+}
+
+func (v *validator) add(field, format string, args ...any) {
+	v.problems = append(v.problems, Problem{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) checkTitle(tmpl string) {
+	for _, m := range mergeField.FindAllStringSubmatch(tmpl, -1) {
+		if !slices.Contains(titleMergeFields, m[1]) {
+			v.add("caseFileTitleTemplate",
+				"unknown merge field {{%s}}; allowed are {{formName}}, {{primarySigner.name}} and {{primarySigner.email}}", m[1])
+		}
+	}
+}
+
+func (v *validator) checkSection(i int, s *Section) {
+	path := fmt.Sprintf("sections[%d]", i)
+	v.checkCondition(path+".condition", s.Condition, func(name string) string {
+		p, ok := v.declared[name]
+		switch {
+		case ok && p.section < i:
+			return ""
+		case v.all[name]:
+			return fmt.Sprintf("%q is not a field of an earlier section", name)
+		}
+		return fmt.Sprintf("%q names no field", name)
+	})
+	for j := range s.Fields {
+		v.checkField(position{i, j}, &s.Fields[j])
+	}
+}
+
+func (v *validator) checkField(pos position, fd *Field) {
+	path := pos.String()
+	switch first, dup := v.declared[fd.Name]; {
+	case fd.Name == "":
+		v.add(path+".name", "is required")
+	case dup:
+		v.add(path+".name", "duplicate field name %q, first used at %s", fd.Name, first)
+	}
+	switch {
+	case fd.Type == "":
+		v.add(path+".type", "is required")
+	case !fd.Type.Known():
+		v.add(path+".type", "unknown field type %q", fd.Type)
+	case fd.Type == TypeChoice && len(fd.Options) == 0:
+		v.add(path+".options", "a CHOICE field needs at least one option")
+	}
+	if strings.HasSuffix(fd.MapTo, ".email") && fd.Type != TypeEmail {
+		v.add(path+".type", "must be EMAIL for a field mapped to %q, not %q", fd.MapTo, fd.Type)
+	}
+	v.checkCondition(path+".condition", fd.Condition, func(name string) string {
+		if _, ok := v.declared[name]; ok {
+			return ""
+		}
+		if v.all[name] {
+			return fmt.Sprintf("%q is not an earlier field", name)
+		}
+		return fmt.Sprintf("%q names no field", name)
+	})
+	v.checkContent(path+".content", pos.section, fd.Content)
+	v.checkValidations(path+".validations", fd.Validations)
+	if _, dup := v.declared[fd.Name]; fd.Name != "" && !dup {
+		v.declared[fd.Name] = pos
+	}
+}
+
+// checkCondition checks the rules of c; refers explains why a rule may not
+// reference a field name, or returns "" when it may.
+func (v *validator) checkCondition(path string, c *Condition, refers func(name string) string) {
+	if c == nil {
+		return
+	}
+	if len(c.Rules) == 0 {
+		v.add(path+".rules", "is empty")
+	}
+	for k, r := range c.Rules {
+		rp := fmt.Sprintf("%s.rules[%d]", path, k)
+		if r.Operator != OperatorEquals {
+			v.add(rp+".operator", "must be %q, not %q", OperatorEquals, r.Operator)
+		}
+		if r.Field == "" {
+			v.add(rp+".field", "is required")
+		} else if why := refers(r.Field); why != "" {
+			v.add(rp+".field", "%s", why)
+		}
+	}
+}
+
+// checkContent checks that the merge fields of HTML content in section i
+// name fields of earlier sections.
+func (v *validator) checkContent(path string, section int, content string) {
+	for _, m := range mergeField.FindAllStringSubmatch(content, -1) {
+		if p, ok := v.declared[m[1]]; ok && p.section < section {
+			continue
+		}
+		v.add(path, "merge field {{%s}} names no field of an earlier section", m[1])
+	}
+}
+
+func (v *validator) checkValidations(path string, vs *Validations) {
+	if vs == nil {
+		return
+	}
+	if vs.MinLength < 0 {
+		v.add(path+".minLength", "is negative")
+	}
+	if vs.MaxLength > 0 && vs.MinLength > vs.MaxLength {
+		v.add(path+".minLength", "exceeds maxLength")
+	}
+	if vs.Min != nil && vs.Max != nil && *vs.Min > *vs.Max {
+		v.add(path+".min", "exceeds max")
+	}
+}
