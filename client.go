@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/transport"
 	"github.com/signkit/signkit-go/internal/version"
@@ -22,6 +23,10 @@ const defaultTimeout = 60 * time.Second
 // token source and one transport. It is safe for concurrent use; create one
 // per account and reuse it.
 type Client struct {
+	// Forms calls the forms service: forms, prefilled links, submissions,
+	// answers and attachments.
+	Forms *forms.Client
+
 	tokens    *auth.TokenSource
 	transport *transport.Client
 }
@@ -60,5 +65,5 @@ func NewClient(cfg Config) (*Client, error) {
 		Logger:     cfg.Logger,
 		Policy:     policy,
 	})
-	return &Client{tokens: tokens, transport: t}, nil
+	return &Client{Forms: forms.NewClient(t, cfg.Endpoints.Forms), tokens: tokens, transport: t}, nil
 }
