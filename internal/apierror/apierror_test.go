@@ -1,0 +1,99 @@
+package apierror
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func response(status int, body string, header http.Header) *http.Response {
+	if header == nil {
+		header = http.Header{}
+	}
+	u, _ := url.Parse("https://user:pw@forms.test/collect/api/v1/forms/f1?limit=5")
+	return &http.Response{
+		StatusCode: status,
+		Header:     header,
+		Body:       io.NopCloser(strings.NewReader(body)),
+		Request:    &http.Request{Method: http.MethodPost, URL: u},
+	}
+}
+
+func TestFromResponseShapes(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   int
+		body     string
+		code     string
+		message  string
+		details  []FieldError
+		sentinel error
+	}{
+		{
+			name:   "platform shape with details",
+			status: 422,
+			body: `{"statusCode":422,"error":"validation_failed","message":"form is invalid",` +
+				`"details":[{"field":"sections[0].fields[1].name","message":"duplicate field name"}]}`,
+			code: "validation_failed", message: "form is invalid",
+			details:  []FieldError{{Field: "sections[0].fields[1].name", Message: "duplicate field name"}},
+			sentinel: ErrValidation,
+		},
+		{
+			name: "oauth shape", status: 401,
+			body: `{"error":"invalid_client","error_description":"client authentication failed"}`,
+			code: "invalid_client", message: "client authentication failed", sentinel: ErrUnauthorized,
+		},
+		{
+			name: "bare message", status: 404, body: `{"message":"Job not found","statusCode":404}`,
+			message: "Job not found", sentinel: ErrNotFound,
+		},
+		{name: "malformed body", status: 400, body: `{"message":`, message: `{"message":`, sentinel: ErrValidation},
+		{name: "plain text", status: 409, body: "form is ARCHIVED\n", message: "form is ARCHIVED", sentinel: ErrConflict},
+		{name: "empty forbidden", status: 403, body: "", sentinel: ErrForbidden},
+		{name: "rate limited", status: 429, body: `{"error":"too_many_requests"}`, code: "too_many_requests", sentinel: ErrRateLimited},
+		{name: "server error object code", status: 500, body: `{"error":{"x":1},"code":"internal","message":"boom"}`, code: "internal", message: "boom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := FromResponse(response(tt.status, tt.body, http.Header{"X-Request-Id": {"req-7"}}))
+			assert.Equal(t, tt.status, e.StatusCode)
+			assert.Equal(t, tt.code, e.Code)
+			assert.Equal(t, tt.message, e.Message)
+			assert.Equal(t, tt.details, e.Details)
+			assert.Equal(t, "req-7", e.RequestID)
+			assert.Equal(t, http.MethodPost, e.Method)
+			assert.Equal(t, "https://forms.test/collect/api/v1/forms/f1?limit=5", e.URL, "user info is dropped")
+			assert.Equal(t, tt.body, string(e.Body))
+			wrapped := fmt.Errorf("outer: %w", e)
+			var got *Error
+			require.True(t, errors.As(wrapped, &got))
+			if tt.sentinel != nil {
+				assert.ErrorIs(t, wrapped, tt.sentinel)
+			}
+			for _, other := range []error{ErrNotFound, ErrUnauthorized, ErrForbidden, ErrConflict, ErrValidation, ErrRateLimited} {
+				if other != tt.sentinel {
+					assert.NotErrorIs(t, wrapped, other)
+				}
+			}
+		})
+	}
+}
+
+func TestErrorText(t *testing.T) {
+	e := FromResponse(response(422, `{"error":"validation_failed","message":"bad","details":[{"field":"a","message":"x"},{"field":"b","message":"y"}]}`, nil))
+	assert.Equal(t, "signkit: POST https://forms.test/collect/api/v1/forms/f1?limit=5: 422 Unprocessable Entity (validation_failed): bad [a: x; b: y]", e.Error())
+}
+
+func TestBodyIsLimited(t *testing.T) {
+	big := strings.Repeat("x", MaxBody*2)
+	e := FromResponse(response(500, big, nil))
+	assert.Len(t, e.Body, MaxBody)
+	assert.Empty(t, e.Message, "an oversized non-JSON body is not used as the message")
+}

@@ -1,0 +1,246 @@
+package retry
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fastPolicy keeps backoffs short so that tests about attempt counts run fast.
+func fastPolicy() Policy {
+	return Policy{MaxRetries: 4, WaitMin: time.Millisecond, WaitMax: 5 * time.Millisecond, MaxRetryAfter: time.Minute}
+}
+
+// statusServer answers the given statuses in turn (the last one repeats) and counts attempts.
+func statusServer(t *testing.T, statuses ...int) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(n.Add(1)) - 1
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(statuses[min(i, len(statuses)-1)])
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func send(t *testing.T, s *Sender, ctx context.Context, method, url string) (*http.Response, error) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
+	require.NoError(t, err)
+	resp, err := s.Do(req, nil)
+	if resp != nil {
+		t.Cleanup(func() { resp.Body.Close() })
+	}
+	return resp, err
+}
+
+func TestAttemptsByMethodAndStatus(t *testing.T) {
+	tests := []struct {
+		method   string
+		statuses []int
+		attempts int32
+		final    int
+	}{
+		{http.MethodPost, []int{500, 200}, 1, 500},
+		{http.MethodPost, []int{502, 200}, 1, 502},
+		{http.MethodPost, []int{504, 200}, 1, 504},
+		{http.MethodPost, []int{503, 200}, 2, 200},
+		{http.MethodPost, []int{429, 429, 200}, 3, 200},
+		{http.MethodGet, []int{503, 503, 200}, 3, 200},
+		{http.MethodGet, []int{502, 504, 200}, 3, 200},
+		{http.MethodGet, []int{500, 200}, 1, 500},
+		{http.MethodGet, []int{404, 200}, 1, 404},
+		{http.MethodPut, []int{503, 200}, 2, 200},
+		{http.MethodDelete, []int{429, 200}, 2, 200},
+		{http.MethodGet, []int{503}, 5, 503}, // 1 + MaxRetries, then the last answer is returned
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s %v", tt.method, tt.statuses), func(t *testing.T) {
+			t.Parallel()
+			srv, n := statusServer(t, tt.statuses...)
+			resp, err := send(t, NewSender(srv.Client(), fastPolicy(), nil), context.Background(), tt.method, srv.URL)
+			require.NoError(t, err)
+			assert.Equal(t, tt.final, resp.StatusCode)
+			assert.Equal(t, tt.attempts, n.Load())
+		})
+	}
+}
+
+// dropServer closes every connection after reading the request, without an answer.
+func dropServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func TestDroppedConnection(t *testing.T) {
+	srv, n := dropServer(t)
+	s := NewSender(srv.Client(), fastPolicy(), nil)
+	_, err := send(t, s, context.Background(), http.MethodPost, srv.URL)
+	require.Error(t, err)
+	assert.Equal(t, int32(1), n.Load(), "a POST whose connection dropped may have taken effect: not re-sent")
+
+	n.Store(0)
+	_, err = send(t, s, context.Background(), http.MethodGet, srv.URL)
+	require.Error(t, err)
+	assert.Equal(t, int32(5), n.Load(), "a GET is retried on connection errors")
+}
+
+func TestConnectionRefusedIsNotSent(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	l.Close()
+	_, err = http.Post("http://"+addr, "text/plain", nil)
+	require.Error(t, err)
+	assert.True(t, NotSent(err))
+	retry, cerr := ShouldRetry(context.Background(), http.MethodPost, nil, err)
+	assert.NoError(t, cerr)
+	assert.True(t, retry, "a refused POST never reached the server: retried")
+	assert.False(t, NotSent(io.ErrUnexpectedEOF))
+}
+
+func TestShouldRetryStopsOnCanceledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	retry, err := ShouldRetry(ctx, http.MethodGet, &http.Response{StatusCode: 503}, nil)
+	assert.False(t, retry)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.False(t, Transient(ErrRedirect))
+}
+
+func TestBackoff(t *testing.T) {
+	p := Policy{WaitMin: 100 * time.Millisecond, WaitMax: time.Second, MaxRetryAfter: 30 * time.Second}
+	for i, want := range []time.Duration{100, 200, 400, 800, 1000, 1000} {
+		want *= time.Millisecond
+		for range 20 {
+			d := Backoff(p, i, nil)
+			assert.GreaterOrEqual(t, d, want/2)
+			assert.LessOrEqual(t, d, want)
+		}
+	}
+	ra := func(status int, v string) *http.Response {
+		return &http.Response{StatusCode: status, Header: http.Header{"Retry-After": {v}}}
+	}
+	assert.Equal(t, 2*time.Second, Backoff(p, 0, ra(503, "2")))
+	assert.Equal(t, 7*time.Second, Backoff(p, 3, ra(429, "7")))
+	assert.Equal(t, 30*time.Second, Backoff(p, 0, ra(429, "3600")), "cut to MaxRetryAfter")
+	assert.LessOrEqual(t, Backoff(p, 0, ra(502, "9")), 100*time.Millisecond, "only 429 and 503 carry Retry-After")
+	date := time.Now().Add(5 * time.Second).UTC().Format(http.TimeFormat)
+	d := Backoff(p, 0, ra(503, date))
+	assert.InDelta(t, 5*time.Second, d, float64(1100*time.Millisecond))
+}
+
+func TestRetryAfterIsWaited(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var n atomic.Int32
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if n.Add(1) == 1 {
+				return &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"2"}},
+					Body: io.NopCloser(strings.NewReader("")), Request: r}, nil
+			}
+			return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader("ok")), Request: r}, nil
+		})
+		s := NewSender(&http.Client{Transport: rt}, DefaultPolicy(), nil)
+		start := time.Now()
+		resp, err := send(t, s, context.Background(), http.MethodPost, "https://api.test/x")
+		require.NoError(t, err)
+		assert.Equal(t, 200, resp.StatusCode)
+		assert.Equal(t, 2*time.Second, time.Since(start), "the fake clock moved exactly by Retry-After")
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestCancelDuringBackoff(t *testing.T) {
+	srv, _ := statusServer(t, 503)
+	p := DefaultPolicy()
+	p.WaitMin, p.WaitMax = 10*time.Second, 10*time.Second
+	s := NewSender(srv.Client(), p, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := send(t, s, ctx, http.MethodGet, srv.URL)
+	elapsed := time.Since(start)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, elapsed, 100*time.Millisecond+50*time.Millisecond, "the wait ends with the context")
+}
+
+func TestBodyReopenedForEveryAttempt(t *testing.T) {
+	payload := bytes.Repeat([]byte("0123456789"), 10_000)
+	var got [][]byte
+	var lengths []int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got, lengths = append(got, b), append(lengths, r.ContentLength)
+		if len(got) < 3 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	var opens int
+	body := func() (io.ReadCloser, int64, error) {
+		opens++
+		return io.NopCloser(bytes.NewReader(payload)), int64(len(payload)), nil
+	}
+	req, _ := http.NewRequest(http.MethodPost, srv.URL, nil)
+	resp, err := NewSender(srv.Client(), fastPolicy(), nil).Do(req, body)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, 200, resp.StatusCode)
+	assert.Equal(t, 3, opens)
+	require.Len(t, got, 3)
+	for i := range got {
+		assert.Equal(t, payload, got[i], "attempt %d got the whole body", i+1)
+		assert.Equal(t, int64(len(payload)), lengths[i], "exact Content-Length, not chunked")
+	}
+}
+
+func TestBodyOpenErrorStops(t *testing.T) {
+	boom := errors.New("boom")
+	req, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1:1", nil)
+	_, err := NewSender(http.DefaultClient, fastPolicy(), nil).Do(req, func() (io.ReadCloser, int64, error) { return nil, 0, boom })
+	assert.ErrorIs(t, err, boom)
+}
+
+func TestRetryAfterParse(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"0", 0, true}, {"120", 2 * time.Minute, true}, {"-1", 0, false}, {"", 0, false}, {"soon", 0, false},
+		{"Sun, 22 Nov 2026 10:00:30 GMT", 30 * time.Second, true},
+		{"Sun, 22 Nov 2026 09:00:00 GMT", 0, true},
+	}
+	for _, tt := range tests {
+		d, ok := RetryAfter(tt.in, now)
+		assert.Equal(t, tt.ok, ok, tt.in)
+		assert.Equal(t, tt.want, d, tt.in)
+	}
+}
