@@ -122,7 +122,7 @@ func (c *Client) formAnswer(ctx context.Context, req *transport.Request, externa
 	}
 	var out Form
 	if err := json.Unmarshal(body, &out); err != nil {
-		return nil, fmt.Errorf("decoding answer of %s %s: %w", req.Method, resp.Request.URL.Path, err)
+		return nil, fmt.Errorf("decoding answer of %s %s: %w", req.Method, req.URL, err)
 	}
 	if out.ExternalID == "" {
 		out.ExternalID = externalID

@@ -105,6 +105,7 @@ func (c *Client) fileURL(raw string) (string, error) {
 	case u.Scheme == "http" && base.Scheme == "https":
 		return "", fmt.Errorf("%w: %q is not https like the forms service", ErrFileURL, raw)
 	}
+	u.Host = base.Host // the same host, spelled as configured
 	return u.String(), nil
 }
 

@@ -1,0 +1,161 @@
+package forms_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	signkit "github.com/signkit/signkit-go"
+	"github.com/signkit/signkit-go/forms"
+)
+
+func text(name string) forms.Field { return forms.Field{Name: name, Type: forms.TypeText} }
+
+func section(fields ...forms.Field) forms.Section { return forms.Section{Fields: fields} }
+
+func float(f float64) *float64 { return &f }
+
+// validateCases has one case per rule of Validate, with the exact problems.
+var validateCases = []struct {
+	name string
+	form forms.Form
+	want []forms.Problem
+}{
+	{"missing field name",
+		forms.Form{Sections: []forms.Section{section(text("a"), text(""))}},
+		[]forms.Problem{{Field: "sections[0].fields[1].name", Message: "is required"}}},
+	{"duplicate field name",
+		forms.Form{Sections: []forms.Section{section(text("a")), section(text("b"), text("a"))}},
+		[]forms.Problem{{Field: "sections[1].fields[1].name", Message: `duplicate field name "a", first used at sections[0].fields[0]`}}},
+	{"email mapping not EMAIL",
+		forms.Form{Sections: []forms.Section{section(forms.Field{Name: "mail", Type: forms.TypeText, MapTo: "primarySigner.email"})}},
+		[]forms.Problem{{Field: "sections[0].fields[0].type", Message: `must be EMAIL for a field mapped to "primarySigner.email", not "TEXT"`}}},
+	{"field condition on a later field",
+		forms.Form{Sections: []forms.Section{section(
+			forms.Field{Name: "a", Type: forms.TypeText, Condition: forms.Equals("b", "x")}, text("b"))}},
+		[]forms.Problem{{Field: "sections[0].fields[0].condition.rules[0].field", Message: `"b" is not an earlier field`}}},
+	{"field condition on itself",
+		forms.Form{Sections: []forms.Section{section(forms.Field{Name: "a", Type: forms.TypeText, Condition: forms.Equals("a", "x")})}},
+		[]forms.Problem{{Field: "sections[0].fields[0].condition.rules[0].field", Message: `"a" is not an earlier field`}}},
+	{"field condition on no field",
+		forms.Form{Sections: []forms.Section{section(text("a"), forms.Field{Name: "b", Type: forms.TypeText, Condition: forms.Equals("zz", "x")})}},
+		[]forms.Problem{{Field: "sections[0].fields[1].condition.rules[0].field", Message: `"zz" names no field`}}},
+	{"section condition on a field of the same section",
+		forms.Form{Sections: []forms.Section{section(text("a")), {Condition: forms.Equals("b", "x"), Fields: []forms.Field{text("b")}}}},
+		[]forms.Problem{{Field: "sections[1].condition.rules[0].field", Message: `"b" is not a field of an earlier section`}}},
+	{"section condition on no field",
+		forms.Form{Sections: []forms.Section{{Condition: forms.Equals("nope", "x"), Fields: []forms.Field{text("a")}}}},
+		[]forms.Problem{{Field: "sections[0].condition.rules[0].field", Message: `"nope" names no field`}}},
+	{"condition operator not EQUALS",
+		forms.Form{Sections: []forms.Section{section(text("a"), forms.Field{Name: "b", Type: forms.TypeText,
+			Condition: &forms.Condition{Rules: []forms.Rule{{Field: "a", Operator: "CONTAINS", Value: "x"}}}})}},
+		[]forms.Problem{{Field: "sections[0].fields[1].condition.rules[0].operator", Message: `must be "EQUALS", not "CONTAINS"`}}},
+	{"condition without rules",
+		forms.Form{Sections: []forms.Section{section(forms.Field{Name: "a", Type: forms.TypeText, Condition: &forms.Condition{}})}},
+		[]forms.Problem{{Field: "sections[0].fields[0].condition.rules", Message: "is empty"}}},
+	{"HTML merge field of the same section",
+		forms.Form{Sections: []forms.Section{section(text("a"), forms.Field{Name: "review", Type: forms.TypeHTML, Content: "<p>{{a}}</p>"})}},
+		[]forms.Problem{{Field: "sections[0].fields[1].content", Message: "merge field {{a}} names no field of an earlier section"}}},
+	{"HTML merge field of no field",
+		forms.Form{Sections: []forms.Section{section(text("a")), section(forms.Field{Name: "review", Type: forms.TypeHTML, Content: "<p>{{ a }} {{ghost}}</p>"})}},
+		[]forms.Problem{{Field: "sections[1].fields[0].content", Message: "merge field {{ghost}} names no field of an earlier section"}}},
+	{"unknown title merge field",
+		forms.Form{CaseFileTitleTemplate: "{{formName}} for {{primarySigner.name}} <{{primarySigner.email}}> {{primarySigner.phone}}",
+			Sections: []forms.Section{section(text("a"))}},
+		[]forms.Problem{{Field: "caseFileTitleTemplate", Message: "unknown merge field {{primarySigner.phone}}; allowed are {{formName}}, {{primarySigner.name}} and {{primarySigner.email}}"}}},
+	{"CHOICE without options",
+		forms.Form{Sections: []forms.Section{section(forms.Field{Name: "c", Type: forms.TypeChoice})}},
+		[]forms.Problem{{Field: "sections[0].fields[0].options", Message: "a CHOICE field needs at least one option"}}},
+	{"unknown type",
+		forms.Form{Sections: []forms.Section{section(forms.Field{Name: "c", Type: "SIGNATURE"})}},
+		[]forms.Problem{{Field: "sections[0].fields[0].type", Message: `unknown field type "SIGNATURE"`}}},
+	{"missing type",
+		forms.Form{Sections: []forms.Section{section(forms.Field{Name: "c"})}},
+		[]forms.Problem{{Field: "sections[0].fields[0].type", Message: "is required"}}},
+	{"validations out of order",
+		forms.Form{Sections: []forms.Section{section(forms.Field{Name: "n", Type: forms.TypeNumber,
+			Validations: &forms.Validations{MinLength: 5, MaxLength: 2, Min: float(3), Max: float(1)}})}},
+		[]forms.Problem{
+			{Field: "sections[0].fields[0].validations.minLength", Message: "exceeds maxLength"},
+			{Field: "sections[0].fields[0].validations.min", Message: "exceeds max"},
+		}},
+	{"every problem at once",
+		forms.Form{CaseFileTitleTemplate: "{{x}}", Sections: []forms.Section{section(text(""), text("a"), text("a"))}},
+		[]forms.Problem{
+			{Field: "caseFileTitleTemplate", Message: "unknown merge field {{x}}; allowed are {{formName}}, {{primarySigner.name}} and {{primarySigner.email}}"},
+			{Field: "sections[0].fields[0].name", Message: "is required"},
+			{Field: "sections[0].fields[2].name", Message: `duplicate field name "a", first used at sections[0].fields[1]`},
+		}},
+}
+
+func TestValidateRules(t *testing.T) {
+	t.Parallel()
+	for _, tc := range validateCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := tc.form.Validate()
+			var verr *forms.ValidationError
+			require.ErrorAs(t, err, &verr)
+			assert.Equal(t, tc.want, verr.Problems)
+			assert.Equal(t, "form", verr.Subject)
+			assert.ErrorIs(t, err, signkit.ErrValidation)
+			for _, p := range tc.want {
+				assert.Contains(t, err.Error(), p.Field+": "+p.Message)
+			}
+
+			// Create and Update refuse it without a request (newEnv fails
+			// the test on any request, token requests included).
+			e := newEnv(t)
+			_, err = e.client.Forms.Create(ctx(t), &tc.form)
+			require.ErrorAs(t, err, &verr)
+			assert.Equal(t, tc.want, verr.Problems)
+			_, err = e.client.Forms.Update(ctx(t), "f1", &tc.form)
+			require.ErrorAs(t, err, &verr)
+			assert.Equal(t, tc.want, verr.Problems)
+			assert.Zero(t, e.tokens.Load())
+		})
+	}
+}
+
+func TestValidateAcceptsAValidForm(t *testing.T) {
+	t.Parallel()
+	f := forms.Form{
+		Name:                  "Onboarding",
+		CaseFileTitleTemplate: "{{formName}}: {{ primarySigner.name }} <{{primarySigner.email}}>",
+		Sections: []forms.Section{
+			{Slug: "you", Fields: []forms.Field{
+				{Name: "name", Type: forms.TypeText, MapTo: "primarySigner.name"},
+				{Name: "email", Type: forms.TypeEmail, MapTo: "primarySigner.email"},
+				{Name: "kind", Type: forms.TypeChoice, Options: []forms.Option{{Label: "Company", Value: "company"}}},
+				{Name: "cvr", Type: forms.TypeNumber, Condition: forms.Equals("kind", "company"), Required: true},
+			}},
+			{Slug: "docs", Condition: forms.Equals("kind", "company"), Fields: []forms.Field{
+				{Name: "id", Type: forms.TypeFile, Validations: &forms.Validations{MaxFileSize: 10 << 20}},
+			}},
+			{Slug: "review", Fields: []forms.Field{
+				{Name: "summary", Type: forms.TypeHTML, Content: "<p>{{name}} ({{email}}), {{cvr}}</p>"},
+			}},
+		},
+	}
+	require.NoError(t, f.Validate())
+}
+
+func TestValidateNilForm(t *testing.T) {
+	t.Parallel()
+	var f *forms.Form
+	err := f.Validate()
+	var verr *forms.ValidationError
+	require.ErrorAs(t, err, &verr)
+	assert.Equal(t, []forms.Problem{{Field: "form", Message: "is nil"}}, verr.Problems)
+	assert.True(t, errors.Is(err, signkit.ErrValidation))
+}
+
+func TestValidationErrorMessage(t *testing.T) {
+	t.Parallel()
+	err := &forms.ValidationError{Subject: "form", Problems: []forms.Problem{{"a", "is required"}, {"b", "is bad"}}}
+	assert.Equal(t, "forms: invalid form: 2 problems: a: is required; b: is bad", err.Error())
+	err.Problems = err.Problems[:1]
+	assert.Equal(t, "forms: invalid form: a: is required", err.Error())
+}
