@@ -11,6 +11,7 @@ import (
 	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/transport"
 	"github.com/signkit/signkit-go/internal/version"
+	"github.com/signkit/signkit-go/webhooks"
 )
 
 // Version is the SDK's semantic version, as sent in the User-Agent.
@@ -26,6 +27,9 @@ type Client struct {
 	// Forms calls the forms service: forms, prefilled links, submissions,
 	// answers and attachments.
 	Forms *forms.Client
+	// Webhooks manages webhook subscriptions and asks for test events.
+	// Receiving events needs no client: see webhooks.NewVerifier.
+	Webhooks *webhooks.Client
 
 	tokens    *auth.TokenSource
 	transport *transport.Client
@@ -65,5 +69,10 @@ func NewClient(cfg Config) (*Client, error) {
 		Logger:     cfg.Logger,
 		Policy:     policy,
 	})
-	return &Client{Forms: forms.NewClient(t, cfg.Endpoints.Forms), tokens: tokens, transport: t}, nil
+	return &Client{
+		Forms:     forms.NewClient(t, cfg.Endpoints.Forms),
+		Webhooks:  webhooks.NewClient(t, cfg.Endpoints.Webhook),
+		tokens:    tokens,
+		transport: t,
+	}, nil
 }

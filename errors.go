@@ -21,3 +21,11 @@ var (
 	ErrValidation   = apierror.ErrValidation   // 400 or 422
 	ErrRateLimited  = apierror.ErrRateLimited  // 429
 )
+
+// ValidationError is returned when the SDK refuses a request before sending
+// it (a form, a case file or a subscription that the service would reject).
+// It lists every problem; errors.Is(err, ErrValidation) holds for it.
+type ValidationError = apierror.ValidationError
+
+// Problem is one problem listed by a ValidationError.
+type Problem = apierror.Problem

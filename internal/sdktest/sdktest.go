@@ -1,0 +1,141 @@
+// Package sdktest is the shared test kit of the service packages: an SDK
+// client wired to an httpmock transport with a token endpoint, request
+// recorders, and RunFailurePaths, which puts any call through the failure
+// paths every call must handle (401 then renewal, 404, 422 with details, 500,
+// a malformed answer, a cancelled context).
+package sdktest
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/require"
+
+	signkit "github.com/signkit/signkit-go"
+	"github.com/signkit/signkit-go/auth"
+)
+
+// Host is the fake platform's base URL. The services sit under it at their
+// LocalEndpoints paths (/collect/api, /send, /webhook), so a client that
+// builds absolute paths instead of joining them to its endpoint fails.
+const Host = "https://platform.test"
+
+// Endpoints are the fake platform's service URLs.
+var Endpoints = signkit.LocalEndpoints(Host)
+
+// Credentials are the fake account's; tests scan for the secrets.
+var Credentials = auth.Credentials{ClientID: "client", ClientSecret: "client-secret-S3", APIKey: "key", APISecret: "api-secret-S3"}
+
+// Env is an SDK client whose requests go to an httpmock transport. Any
+// request without a responder fails the test.
+type Env struct {
+	MT     *httpmock.MockTransport
+	Client *signkit.Client
+	Tokens atomic.Int32 // token requests so far; token n is "tok-n"
+}
+
+// NewEnv returns an Env whose client makes maxRetries retries (-1: none,
+// 0: the default policy).
+func NewEnv(t testing.TB, maxRetries int) *Env {
+	t.Helper()
+	e := &Env{MT: httpmock.NewMockTransport()}
+	e.MT.RegisterResponder(http.MethodPost, Endpoints.Auth+"/oauth/token", func(*http.Request) (*http.Response, error) {
+		n := e.Tokens.Add(1)
+		return httpmock.NewJsonResponse(http.StatusOK, map[string]any{
+			"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 600,
+		})
+	})
+	e.MT.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
+		t.Errorf("unexpected request %s %s", r.Method, r.URL)
+		return httpmock.NewStringResponse(599, "no responder"), nil
+	})
+	c, err := signkit.NewClient(signkit.Config{
+		Endpoints:   Endpoints,
+		Credentials: Credentials,
+		HTTPClient:  &http.Client{Transport: e.MT},
+		MaxRetries:  maxRetries,
+	})
+	require.NoError(t, err)
+	e.Client = c
+	return e
+}
+
+// Recorded is what a responder saw of one request.
+type Recorded struct {
+	Method, URL, ContentType string
+	Header                   http.Header
+	Body                     []byte
+}
+
+// Recorder counts and records the requests answered by one responder.
+type Recorder struct {
+	mu   sync.Mutex
+	reqs []Recorded
+}
+
+func (r *Recorder) add(req *http.Request) int {
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs = append(r.reqs, Recorded{
+		Method: req.Method, URL: req.URL.String(), ContentType: req.Header.Get("Content-Type"),
+		Header: req.Header.Clone(), Body: body,
+	})
+	return len(r.reqs)
+}
+
+// Count is the number of requests answered.
+func (r *Recorder) Count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.reqs)
+}
+
+// Last is the latest request, or the zero Recorded.
+func (r *Recorder) Last() Recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.reqs) == 0 {
+		return Recorded{}
+	}
+	return r.reqs[len(r.reqs)-1]
+}
+
+// Handle mounts fn for method on the URLs matching urlPattern (a regexp of
+// the whole URL without its query string, anchored at both ends) and returns
+// its recorder. fn gets the request and the 1-based attempt number.
+func (e *Env) Handle(method, urlPattern string, fn func(r *http.Request, n int) (*http.Response, error)) *Recorder {
+	rec := &Recorder{}
+	rx := regexp.MustCompile("^" + urlPattern + `(\?.*)?$`)
+	e.MT.RegisterRegexpResponder(method, rx, func(r *http.Request) (*http.Response, error) {
+		resp, err := fn(r, rec.add(r))
+		if resp != nil {
+			resp.Request = r // as net/http's transport does; the SDK reads it
+		}
+		return resp, err
+	})
+	return rec
+}
+
+// Reply mounts a fixed answer with a JSON content type.
+func (e *Env) Reply(method, urlPattern string, status int, body string) *Recorder {
+	return e.Handle(method, urlPattern, func(*http.Request, int) (*http.Response, error) {
+		return JSON(status, body), nil
+	})
+}
+
+// JSON is an answer with status and a JSON body.
+func JSON(status int, body string) *http.Response {
+	r := httpmock.NewStringResponse(status, body)
+	r.Header.Set("Content-Type", "application/json")
+	return r
+}

@@ -1,0 +1,212 @@
+package webhooks
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+
+	"github.com/signkit/signkit-go/internal/apierror"
+	"github.com/signkit/signkit-go/internal/transport"
+)
+
+// Client manages the account's webhook subscriptions. Get it as the
+// Webhooks field of a signkit.Client; it is safe for concurrent use.
+type Client struct {
+	t    *transport.Client
+	base string // {Webhook}, e.g. https://app.penneo.com/webhook
+}
+
+// NewClient returns a Client that sends through t to the webhook service at
+// baseURL (signkit.Endpoints.Webhook). signkit.NewClient calls it; users do
+// not need to.
+func NewClient(t *transport.Client, baseURL string) *Client {
+	return &Client{t: t, base: baseURL}
+}
+
+// SubscriptionRequest creates or (as a whole) replaces a subscription.
+type SubscriptionRequest struct {
+	// Endpoint is the https URL that receives the events (http is allowed
+	// only for loopback hosts: 127.0.0.0/8, ::1, localhost).
+	Endpoint string `json:"endpoint"`
+	// EventTypes are the subscribed types: at least one, each known.
+	EventTypes []EventType `json:"eventTypes"`
+	// IsActive enables (true) or disables (false) the subscription; nil
+	// leaves the service's default: active on create. Set it to true on
+	// update to re-enable a subscription that failures disabled.
+	IsActive *bool `json:"isActive,omitempty"`
+}
+
+// Validate checks r before it is sent and reports every problem in one
+// *signkit.ValidationError: the endpoint is an absolute https URL (or http on
+// a loopback host), and there is at least one event type, each known.
+func (r *SubscriptionRequest) Validate() error {
+	if r == nil {
+		return apierror.Invalid("webhooks", "subscription request", apierror.Problem{Field: "request", Message: "is nil"})
+	}
+	var problems []apierror.Problem
+	if msg := checkEndpoint(r.Endpoint); msg != "" {
+		problems = append(problems, apierror.Problem{Field: "endpoint", Message: msg})
+	}
+	if len(r.EventTypes) == 0 {
+		problems = append(problems, apierror.Problem{Field: "eventTypes", Message: "must list at least one event type"})
+	}
+	seen := make(map[EventType]bool, len(r.EventTypes))
+	for i, et := range r.EventTypes {
+		field := fmt.Sprintf("eventTypes[%d]", i)
+		switch {
+		case !et.IsKnown():
+			problems = append(problems, apierror.Problem{Field: field, Message: fmt.Sprintf("unknown event type %q", et)})
+		case seen[et]:
+			problems = append(problems, apierror.Problem{Field: field, Message: fmt.Sprintf("%q is listed twice", et)})
+		}
+		seen[et] = true
+	}
+	return apierror.Invalid("webhooks", "subscription request", problems...)
+}
+
+// checkEndpoint returns what is wrong with a subscription endpoint, or "".
+func checkEndpoint(endpoint string) string {
+	if endpoint == "" {
+		return "is required"
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" || !u.IsAbs() {
+		return "must be an absolute URL"
+	}
+	switch u.Scheme {
+	case "https":
+		return ""
+	case "http":
+		if IsLoopback(u.Hostname()) {
+			return ""
+		}
+		return "must use https (http is accepted only for loopback hosts)"
+	}
+	return fmt.Sprintf("must use https, not %q", u.Scheme)
+}
+
+// IsLoopback reports whether host (without port) is localhost, in
+// 127.0.0.0/8 or ::1: the hosts whose webhook endpoints may use plain http.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// Subscription is a webhook subscription as the service stores it.
+type Subscription struct {
+	ID         string      `json:"id"`
+	CustomerID int64       `json:"customerId"`
+	IsActive   bool        `json:"isActive"`
+	Secret     string      `json:"secret"` // HMAC key of X-Event-Signature; pass it to NewVerifier
+	Endpoint   string      `json:"endpoint"`
+	EventTypes []EventType `json:"eventTypes"`
+}
+
+// String describes s without its secret.
+func (s Subscription) String() string {
+	secret := `""`
+	if s.Secret != "" {
+		secret = "[redacted]"
+	}
+	return fmt.Sprintf("webhooks.Subscription{ID:%q, CustomerID:%d, IsActive:%t, Secret:%s, Endpoint:%q, EventTypes:%v}",
+		s.ID, s.CustomerID, s.IsActive, secret, s.Endpoint, s.EventTypes)
+}
+
+// GoString is String, so that %#v does not print the secret either.
+func (s Subscription) GoString() string { return s.String() }
+
+func (c *Client) url(segments ...string) string {
+	return transport.JoinURL(c.base+"/api/v1/subscriptions", segments...)
+}
+
+// CreateSubscription validates r and creates the subscription; the answer
+// carries its id and the secret that signs its deliveries. At most five
+// subscriptions of a customer are active at once: a sixth is refused with a
+// *signkit.Error matching signkit.ErrConflict, as is a second subscription
+// for the same endpoint.
+func (c *Client) CreateSubscription(ctx context.Context, r *SubscriptionRequest) (*Subscription, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	var s Subscription
+	err := c.t.Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url(), Auth: transport.JWT, JSON: r, Header: charset()}, &s)
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// ListSubscriptions returns the customer's subscriptions, active or not.
+func (c *Client) ListSubscriptions(ctx context.Context) ([]Subscription, error) {
+	var page struct {
+		Items []Subscription `json:"items"`
+	}
+	if err := c.t.Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(), Auth: transport.JWT, Header: charset()}, &page); err != nil {
+		return nil, err
+	}
+	return page.Items, nil
+}
+
+// GetSubscription returns the subscription with the given id.
+func (c *Client) GetSubscription(ctx context.Context, id string) (*Subscription, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	var s Subscription
+	if err := c.t.Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(id), Auth: transport.JWT, Header: charset()}, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// UpdateSubscription validates r and replaces the whole subscription with it
+// (endpoint, event types and, when set, IsActive). To re-enable a
+// subscription that delivery failures disabled, send IsActive: Bool(true).
+func (c *Client) UpdateSubscription(ctx context.Context, id string, r *SubscriptionRequest) (*Subscription, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	var s Subscription
+	err := c.t.Do(ctx, &transport.Request{Method: http.MethodPut, URL: c.url(id), Auth: transport.JWT, JSON: r, Header: charset()}, &s)
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// DeleteSubscription deletes the subscription with the given id.
+func (c *Client) DeleteSubscription(ctx context.Context, id string) error {
+	if err := checkID(id); err != nil {
+		return err
+	}
+	return c.t.Do(ctx, &transport.Request{Method: http.MethodDelete, URL: c.url(id), Auth: transport.JWT, Header: charset()}, nil)
+}
+
+// SendTestEvent asks the service to send a webhook.subscription.test event
+// to every active subscription of the customer that lists that type.
+func (c *Client) SendTestEvent(ctx context.Context) error {
+	return c.t.Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url("test"), Auth: transport.JWT, Header: charset()}, nil)
+}
+
+// Bool returns a pointer to b, for SubscriptionRequest.IsActive.
+func Bool(b bool) *bool { return &b }
+
+// charset is the Accept-Charset header that the webhook service's
+// documentation lists for every request.
+func charset() http.Header { return http.Header{"Accept-Charset": {"utf-8"}} }
+
+func checkID(id string) error {
+	if id == "" {
+		return apierror.Invalid("webhooks", "request", apierror.Problem{Field: "id", Message: "is required"})
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+package webhooks_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	signkit "github.com/signkit/signkit-go"
+	"github.com/signkit/signkit-go/internal/sdktest"
+	"github.com/signkit/signkit-go/webhooks"
+)
+
+const (
+	subsURL = `https://platform\.test/webhook/api/v1/subscriptions`
+	subJSON = `{"id":"5b0f6d1e-1d1a-4c1e-9f3a-2f1f6f1b7e11","customerId":42,"isActive":true,"secret":"whsec-xyz",` +
+		`"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"]}`
+	subID = "5b0f6d1e-1d1a-4c1e-9f3a-2f1f6f1b7e11"
+)
+
+func validRequest() *webhooks.SubscriptionRequest {
+	return &webhooks.SubscriptionRequest{Endpoint: "https://example.com/hook", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}}
+}
+
+func subscriptionCalls() []sdktest.Call {
+	return []sdktest.Call{
+		{Name: "CreateSubscription", Method: http.MethodPost, URL: subsURL, Status: 201, Body: subJSON, TokenCheck: sdktest.JWT,
+			Do: func(ctx context.Context, c *signkit.Client) error {
+				_, err := c.Webhooks.CreateSubscription(ctx, validRequest())
+				return err
+			}},
+		{Name: "ListSubscriptions", Method: http.MethodGet, URL: subsURL, Status: 200, Body: `{"items":[` + subJSON + `]}`, TokenCheck: sdktest.JWT,
+			Do: func(ctx context.Context, c *signkit.Client) error {
+				_, err := c.Webhooks.ListSubscriptions(ctx)
+				return err
+			}},
+		{Name: "GetSubscription", Method: http.MethodGet, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.JWT,
+			Do: func(ctx context.Context, c *signkit.Client) error {
+				_, err := c.Webhooks.GetSubscription(ctx, subID)
+				return err
+			}},
+		{Name: "UpdateSubscription", Method: http.MethodPut, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.JWT,
+			Do: func(ctx context.Context, c *signkit.Client) error {
+				_, err := c.Webhooks.UpdateSubscription(ctx, subID, validRequest())
+				return err
+			}},
+		{Name: "DeleteSubscription", Method: http.MethodDelete, URL: subsURL + "/" + subID, Status: 204, TokenCheck: sdktest.JWT,
+			Do: func(ctx context.Context, c *signkit.Client) error {
+				return c.Webhooks.DeleteSubscription(ctx, subID)
+			}},
+		{Name: "SendTestEvent", Method: http.MethodPost, URL: subsURL + "/test", Status: 204, TokenCheck: sdktest.JWT,
+			Do: func(ctx context.Context, c *signkit.Client) error {
+				return c.Webhooks.SendTestEvent(ctx)
+			}},
+	}
+}
+
+func TestSubscriptionFailurePaths(t *testing.T) {
+	t.Parallel()
+	for _, c := range subscriptionCalls() {
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			sdktest.RunFailurePaths(t, c)
+		})
+	}
+}
+
+func TestSubscriptionCalls(t *testing.T) {
+	e := sdktest.NewEnv(t, -1)
+	create := e.Reply(http.MethodPost, subsURL, 201, subJSON)
+	list := e.Reply(http.MethodGet, subsURL, 200, `{"items":[`+subJSON+`,`+subJSON+`]}`)
+	get := e.Reply(http.MethodGet, subsURL+"/"+subID, 200, subJSON)
+	put := e.Reply(http.MethodPut, subsURL+"/"+subID, 200, subJSON)
+	del := e.Reply(http.MethodDelete, subsURL+"/"+subID, 204, "")
+	test := e.Reply(http.MethodPost, subsURL+"/test", 204, "")
+	ctx := t.Context()
+	wh := e.Client.Webhooks
+
+	s, err := wh.CreateSubscription(ctx, validRequest())
+	require.NoError(t, err)
+	assert.Equal(t, &webhooks.Subscription{ID: subID, CustomerID: 42, IsActive: true, Secret: "whsec-xyz",
+		Endpoint: "https://example.com/hook", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}}, s)
+	req := create.Last()
+	assert.JSONEq(t, `{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"]}`, string(req.Body))
+	for header, want := range map[string]string{
+		"Authorization": "JWT tok-1", "X-Auth-Token": "tok-1", "Accept": "application/json",
+		"Accept-Charset": "utf-8", "Content-Type": "application/json",
+	} {
+		assert.Equal(t, want, req.Header.Get(header), header)
+	}
+
+	all, err := wh.ListSubscriptions(ctx)
+	require.NoError(t, err)
+	assert.Len(t, all, 2)
+	_, err = wh.GetSubscription(ctx, subID)
+	require.NoError(t, err)
+
+	reenable := validRequest()
+	reenable.IsActive = webhooks.Bool(true)
+	_, err = wh.UpdateSubscription(ctx, subID, reenable)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"],"isActive":true}`, string(put.Last().Body))
+
+	require.NoError(t, wh.DeleteSubscription(ctx, subID))
+	require.NoError(t, wh.SendTestEvent(ctx))
+	for name, rec := range map[string]*sdktest.Recorder{"list": list, "get": get, "put": put, "delete": del, "test": test} {
+		assert.Equal(t, 1, rec.Count(), name)
+	}
+}
+
+func TestSubscriptionRequestValidation(t *testing.T) {
+	completed := []webhooks.EventType{webhooks.CaseFileCompleted}
+	tests := []struct {
+		name     string
+		req      *webhooks.SubscriptionRequest
+		problems []signkit.Problem
+	}{
+		{"https", &webhooks.SubscriptionRequest{Endpoint: "https://example.com/h", EventTypes: completed}, nil},
+		{"http on 127.0.0.1", &webhooks.SubscriptionRequest{Endpoint: "http://127.0.0.1:8080/h", EventTypes: completed}, nil},
+		{"http on 127.8.9.10", &webhooks.SubscriptionRequest{Endpoint: "http://127.8.9.10/h", EventTypes: completed}, nil},
+		{"http on ::1", &webhooks.SubscriptionRequest{Endpoint: "http://[::1]:9/h", EventTypes: completed}, nil},
+		{"http on localhost", &webhooks.SubscriptionRequest{Endpoint: "http://LOCALHOST:9/h", EventTypes: completed}, nil},
+		{"all event types", &webhooks.SubscriptionRequest{Endpoint: "https://e.com", EventTypes: webhooks.AllEventTypes()}, nil},
+		{"http elsewhere", &webhooks.SubscriptionRequest{Endpoint: "http://example.com/h", EventTypes: completed},
+			[]signkit.Problem{{Field: "endpoint", Message: "must use https (http is accepted only for loopback hosts)"}}},
+		{"http on a private address", &webhooks.SubscriptionRequest{Endpoint: "http://10.0.0.1/h", EventTypes: completed},
+			[]signkit.Problem{{Field: "endpoint", Message: "must use https (http is accepted only for loopback hosts)"}}},
+		{"other scheme", &webhooks.SubscriptionRequest{Endpoint: "ftp://example.com/h", EventTypes: completed},
+			[]signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}}},
+		{"relative", &webhooks.SubscriptionRequest{Endpoint: "/hook", EventTypes: completed},
+			[]signkit.Problem{{Field: "endpoint", Message: "must be an absolute URL"}}},
+		{"everything wrong", &webhooks.SubscriptionRequest{},
+			[]signkit.Problem{{Field: "endpoint", Message: "is required"}, {Field: "eventTypes", Message: "must list at least one event type"}}},
+		{"unknown and repeated types", &webhooks.SubscriptionRequest{Endpoint: "https://e.com",
+			EventTypes: []webhooks.EventType{"sign.casefile.complete", webhooks.SignerSigned, webhooks.SignerSigned}},
+			[]signkit.Problem{
+				{Field: "eventTypes[0]", Message: `unknown event type "sign.casefile.complete"`},
+				{Field: "eventTypes[2]", Message: `"sign.signer.signed" is listed twice`},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := sdktest.NewEnv(t, -1) // any request without a responder fails the test
+			if tt.problems == nil {
+				rec := e.Reply(http.MethodPost, subsURL, 201, subJSON)
+				_, err := e.Client.Webhooks.CreateSubscription(t.Context(), tt.req)
+				require.NoError(t, err)
+				assert.Equal(t, 1, rec.Count())
+				return
+			}
+			_, err := e.Client.Webhooks.CreateSubscription(t.Context(), tt.req)
+			require.ErrorIs(t, err, signkit.ErrValidation)
+			var verr *signkit.ValidationError
+			require.ErrorAs(t, err, &verr)
+			assert.Equal(t, tt.problems, verr.Problems)
+			_, err = e.Client.Webhooks.UpdateSubscription(t.Context(), subID, tt.req)
+			require.ErrorAs(t, err, &verr)
+			assert.Equal(t, int32(0), e.Tokens.Load(), "nothing was sent")
+		})
+	}
+}
+
+func TestEmptyIDIsRefused(t *testing.T) {
+	e := sdktest.NewEnv(t, -1)
+	_, err := e.Client.Webhooks.GetSubscription(t.Context(), "")
+	assert.ErrorIs(t, err, signkit.ErrValidation)
+	assert.ErrorIs(t, e.Client.Webhooks.DeleteSubscription(t.Context(), ""), signkit.ErrValidation)
+	_, err = e.Client.Webhooks.UpdateSubscription(t.Context(), "", validRequest())
+	assert.ErrorIs(t, err, signkit.ErrValidation)
+}
+
+func TestSubscriptionSecretIsNotPrinted(t *testing.T) {
+	s := webhooks.Subscription{ID: "x", Secret: "whsec-xyz", Endpoint: "https://e.com"}
+	for _, out := range []string{fmt.Sprint(s), fmt.Sprintf("%+v", s), fmt.Sprintf("%#v", s), fmt.Sprint(&s)} {
+		assert.NotContains(t, out, "whsec-xyz")
+		assert.Contains(t, out, "[redacted]")
+	}
+}
