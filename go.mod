@@ -12,6 +12,7 @@ require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
 	github.com/jarcoal/httpmock v1.4.2 // indirect
+	github.com/pdfcpu/pdfcpu v0.11.1 // indirect
 	github.com/redis/go-redis/v9 v9.22.0 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
 	go.uber.org/atomic v1.11.0 // indirect

@@ -164,19 +164,6 @@ func (a *accountStore) byAPIKey(key string) *user {
 	return nil
 }
 
-// admins lists the admin users of a customer (for notification emails).
-func (a *accountStore) admins(customerID int64) []*user {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	var out []*user
-	for _, u := range a.users {
-		if u.CustomerID == customerID && u.Admin {
-			out = append(out, u)
-		}
-	}
-	return out
-}
-
 func (u *user) credentials() UserCredentials {
 	return UserCredentials{ClientID: u.Creds.ClientID, ClientSecret: u.Creds.ClientSecret, APIKey: u.Creds.APIKey,
 		APISecret: u.Creds.APISecret, CustomerID: u.CustomerID, UserID: u.ID}

@@ -82,3 +82,43 @@ func (s *Server) initCaseFiles() {
 	s.cases = newCaseFileStore()
 	s.onReset(s.cases.reset)
 }
+
+// access answers a case file the user may see: 404 when it does not exist
+// or belongs to another customer, 403 when it belongs to another user of
+// the customer and u is not a super API user.
+func (c *caseFileStore) access(id int64, u *user) (*caseFile, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	cf := c.files[id]
+	if cf == nil || cf.CustomerID != u.CustomerID {
+		return nil, errNotFound("no case file %d", id)
+	}
+	if cf.UserID != u.ID && !u.SuperUser {
+		return nil, errForbidden("case file %d belongs to another user", id)
+	}
+	return cf, nil
+}
+
+// add stores a new case file, assigning its id and the ids of its signers,
+// documents and attachments.
+func (c *caseFileStore) add(cf *caseFile) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cf.ID = c.nextCase
+	c.nextCase++
+	for _, s := range cf.Signers {
+		s.ID, s.RequestID = c.nextRow, c.nextRow
+		c.nextRow++
+	}
+	for _, d := range cf.Documents {
+		d.ID = c.nextRow
+		c.nextRow++
+		d.DocumentID = newUUID()
+		c.docs[d.DocumentID] = d
+	}
+	for _, a := range cf.Attachments {
+		a.ID = c.nextRow
+		c.nextRow++
+	}
+	c.files[cf.ID] = cf
+}

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,13 +101,17 @@ func writeError(w http.ResponseWriter, err error) {
 
 // writeJSON writes v as a JSON answer with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"statusCode":500,"error":"internal_error","message":"encoding failed","details":[]}`)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"statusCode":500,"error":"internal_error","message":"encoding failed","details":[]}` + "\n")
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(buf.Bytes())
 }
 
 // decodeJSON reads a JSON request body into v, bounded by limit. A body that

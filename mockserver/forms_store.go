@@ -1,21 +1,205 @@
 package mockserver
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
-// formStore is the forms service's state.
+// formStore is the forms service's state: forms with their versions,
+// prefilled requests and submissions. One lock guards it all, so that
+// submission ids are allocated gaplessly.
 type formStore struct {
-	mu sync.Mutex
+	mu       sync.Mutex
+	forms    map[string]*form
+	nextSub  int64
+	requests map[string]*form // prefill request id → form
 }
 
-func newFormStore() *formStore { return &formStore{} }
+func newFormStore() *formStore {
+	f := &formStore{}
+	f.reset()
+	return f
+}
 
-func (f *formStore) reset() {}
+func (f *formStore) reset() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.forms, f.requests, f.nextSub = map[string]*form{}, map[string]*form{}, 1
+}
 
-// initForms sets up the forms service.
+// initForms sets up the forms service and its nine endpoints.
 func (s *Server) initForms() {
 	s.forms = newFormStore()
 	s.onReset(s.forms.reset)
+	rt := s.router
+	rt.handle(svcForms, "POST", "/v1/forms", s.handleCreateForm)
+	rt.handle(svcForms, "GET", "/v1/forms/{externalId}", s.handleGetForm)
+	rt.handle(svcForms, "PUT", "/v1/forms/{externalId}", s.handleUpdateForm)
+	rt.handle(svcForms, "POST", "/v1/forms/{externalId}/publish", s.handlePublishForm)
+	rt.handle(svcForms, "POST", "/v1/forms/{externalId}/archive", s.handleArchiveForm)
+	rt.handle(svcForms, "POST", "/v1/forms/{externalId}/requests", s.handleCreateRequest)
+	rt.handle(svcForms, "GET", "/v1/forms/{externalId}/submissions", s.handleListSubmissions)
+	rt.handle(svcForms, "GET", "/v1/forms/{externalId}/submissions/{submissionId}/answers", s.handleAnswers)
+	rt.handle(svcForms, "GET", "/v1/casefiles/{casefileId}/files", s.handleListFiles)
+	rt.handle(svcForms, "GET", "/v1/casefiles/{casefileId}/files/{fileId}", s.handleDownloadFile)
 }
 
-// initPublicPages registers the public form pages.
-func (s *Server) initPublicPages() {}
+// create stores a new DRAFT form owned by u.
+func (f *formStore) create(def *formJSON, u *user, now time.Time) *form {
+	fm := &form{externalID: newUUID(), ownerID: u.ID, customerID: u.CustomerID, status: stateDraft,
+		draft: newVersion(1, def), requests: map[string]*prefill{}, created: now}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.forms[fm.externalID] = fm
+	return fm
+}
+
+// get answers a form the user may see: 404 when it does not exist or
+// belongs to another customer, 403 when it belongs to another user of the
+// customer and u is not a super API user. Call with f.mu held.
+func (f *formStore) get(id string, u *user) (*form, error) {
+	fm := f.forms[id]
+	if fm == nil || fm.customerID != u.CustomerID {
+		return nil, errNotFound("no form %q", id)
+	}
+	if fm.ownerID != u.ID && !u.SuperUser {
+		return nil, errForbidden("form %q belongs to another user", id)
+	}
+	return fm, nil
+}
+
+// view answers the form as GET shows it: the draft of a DRAFT form, else the
+// published version, with the public URL while ACTIVE.
+func (fm *form) view(base string) formJSON {
+	if fm.status == stateDraft {
+		return fm.draft.json(fm.externalID, stateDraft, "")
+	}
+	pub := ""
+	if fm.status == stateActive {
+		pub = publicFormURL(base, fm.externalID)
+	}
+	j := fm.live.json(fm.externalID, fm.status, pub)
+	if fm.draft != nil {
+		j.DraftVersion = fm.draft.number
+	}
+	return j
+}
+
+// update replaces the definition: in place while DRAFT; as a new DRAFT
+// version (the live one keeps serving) while ACTIVE. It answers the updated
+// version.
+func (f *formStore) update(id string, u *user, def *formJSON) (formJSON, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fm, err := f.get(id, u)
+	if err != nil {
+		return formJSON{}, err
+	}
+	switch fm.status {
+	case stateDraft:
+		fm.draft = newVersion(fm.draft.number, def)
+	case stateActive:
+		fm.draft = newVersion(fm.live.number+1, def)
+	default:
+		return formJSON{}, errConflict("form %q is %s: an archived form cannot be updated", id, fm.status)
+	}
+	return fm.draft.json(fm.externalID, stateDraft, ""), nil
+}
+
+// publish makes the draft version live: DRAFT → ACTIVE, or ACTIVE with an
+// unpublished version → ACTIVE with that version live.
+func (f *formStore) publish(id string, u *user, base string) (formJSON, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fm, err := f.get(id, u)
+	if err != nil {
+		return formJSON{}, err
+	}
+	switch {
+	case fm.status == stateDraft, fm.status == stateActive && fm.draft != nil:
+		fm.live, fm.draft, fm.status = fm.draft, nil, stateActive
+	case fm.status == stateActive:
+		return formJSON{}, errConflict("form %q is ACTIVE with version %d live and no unpublished version to publish", id, fm.live.number)
+	default:
+		return formJSON{}, errConflict("form %q is %s: an archived form cannot be published", id, fm.status)
+	}
+	return fm.view(base), nil
+}
+
+// archive moves an ACTIVE form to ARCHIVED: its public URL stops working.
+func (f *formStore) archive(id string, u *user, base string) (formJSON, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fm, err := f.get(id, u)
+	if err != nil {
+		return formJSON{}, err
+	}
+	if fm.status != stateActive {
+		return formJSON{}, errConflict("form %q is %s: only an ACTIVE form can be archived", id, fm.status)
+	}
+	fm.status = stateArchived
+	return fm.view(base), nil
+}
+
+// addRequest stores a prefilled request for an ACTIVE form.
+func (f *formStore) addRequest(id string, u *user, answers map[string]prefillAnswer) (*prefill, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fm, err := f.get(id, u)
+	if err != nil {
+		return nil, err
+	}
+	if fm.status != stateActive {
+		return nil, errConflict("form %q is %s: prefilled requests need an ACTIVE form", id, fm.status)
+	}
+	if p := validatePrefill(fm.live, answers); len(p) > 0 {
+		return nil, p.err()
+	}
+	pf := &prefill{id: newUUID(), values: answers}
+	fm.requests[pf.id] = pf
+	f.requests[pf.id] = fm
+	return pf, nil
+}
+
+// validatePrefill checks that every key names an input field that can be
+// prefilled and every value suits its field.
+func validatePrefill(v *formVersion, answers map[string]prefillAnswer) problems {
+	var p problems
+	for _, name := range sortedKeys(answers) {
+		i, ok := v.byName[name]
+		if !ok {
+			p.add("answers."+name, "no field named %q in the form", name)
+			continue
+		}
+		def := v.inputs[i].def
+		if def.Type == typeFile {
+			p.add("answers."+name, "a FILE field cannot be prefilled")
+			continue
+		}
+		if msg := checkValue(def, answers[name].Value); msg != "" {
+			p.add("answers."+name, "%s", msg)
+		}
+	}
+	return p
+}
+
+// publicForm answers the live version and prefill of an ACTIVE form for the
+// public page; requestID may be empty.
+func (f *formStore) publicForm(id, requestID string) (*form, *formVersion, *prefill, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fm := f.forms[id]
+	if fm == nil || fm.status == stateDraft {
+		return nil, nil, nil, errNotFound("no form %q", id)
+	}
+	if fm.status != stateActive {
+		return nil, nil, nil, errNotFound("form %q is %s and accepts no submissions", id, fm.status)
+	}
+	var pf *prefill
+	if requestID != "" {
+		if pf = fm.requests[requestID]; pf == nil {
+			return nil, nil, nil, errNotFound("no prefilled request %q for form %q", requestID, id)
+		}
+	}
+	return fm, fm.live, pf, nil
+}

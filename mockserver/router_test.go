@@ -48,3 +48,18 @@ func TestControlOff(t *testing.T) {
 		t.Fatalf("control API off: health answered %d", st)
 	}
 }
+
+func TestOpenRouteInProtectedService(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	s.router.handleOpen(svcSend, http.MethodPost, "/api/v1/queue/public/status", func(w http.ResponseWriter, r *http.Request) error {
+		writeJSON(w, http.StatusOK, map[string]string{"ok": "yes"})
+		return nil
+	})
+	if st, b := call(t, s, "POST", "/send/api/v1/queue/public/status", "", nil, nil); st != 200 {
+		t.Fatalf("open route: %d %s", st, b)
+	}
+	if st, _ := call(t, s, "POST", "/send/api/v1/other", "", nil, nil); st != 401 {
+		t.Fatalf("protected neighbour: %d, want 401", st)
+	}
+}

@@ -1,0 +1,200 @@
+package mockserver
+
+import (
+	"cmp"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// publicFormURL is the public page of a form.
+func publicFormURL(base, externalID string) string { return base + "/public/forms/" + externalID }
+
+// requestURL is the public page of a prefilled request.
+func requestURL(base, externalID, requestID string) string {
+	return publicFormURL(base, externalID) + "/requests/" + requestID
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// decodeForm reads and validates a form definition.
+func (s *Server) decodeForm(w http.ResponseWriter, r *http.Request) (*formJSON, error) {
+	var def formJSON
+	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &def); err != nil {
+		return nil, err
+	}
+	if p := validateForm(&def); len(p) > 0 {
+		return nil, p.err()
+	}
+	return &def, nil
+}
+
+func (s *Server) handleCreateForm(w http.ResponseWriter, r *http.Request) error {
+	def, err := s.decodeForm(w, r)
+	if err != nil {
+		return err
+	}
+	fm := s.forms.create(def, userFrom(r), s.Now())
+	writeJSON(w, http.StatusCreated, fm.draft.json(fm.externalID, stateDraft, ""))
+	return nil
+}
+
+func (s *Server) handleGetForm(w http.ResponseWriter, r *http.Request) error {
+	s.forms.mu.Lock()
+	fm, err := s.forms.get(r.PathValue("externalId"), userFrom(r))
+	var view formJSON
+	if err == nil {
+		view = fm.view(baseURLOf(r))
+	}
+	s.forms.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, view)
+	return nil
+}
+
+func (s *Server) handleUpdateForm(w http.ResponseWriter, r *http.Request) error {
+	def, err := s.decodeForm(w, r)
+	if err != nil {
+		return err
+	}
+	view, err := s.forms.update(r.PathValue("externalId"), userFrom(r), def)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, view)
+	return nil
+}
+
+func (s *Server) handlePublishForm(w http.ResponseWriter, r *http.Request) error {
+	view, err := s.forms.publish(r.PathValue("externalId"), userFrom(r), baseURLOf(r))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, view)
+	return nil
+}
+
+func (s *Server) handleArchiveForm(w http.ResponseWriter, r *http.Request) error {
+	view, err := s.forms.archive(r.PathValue("externalId"), userFrom(r), baseURLOf(r))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, view)
+	return nil
+}
+
+func (s *Server) handleCreateRequest(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		Answers map[string]prefillAnswer `json:"answers"`
+	}
+	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+		return err
+	}
+	if body.Answers == nil {
+		return problems{{Field: "answers", Message: "is required"}}.err()
+	}
+	id := r.PathValue("externalId")
+	pf, err := s.forms.addRequest(id, userFrom(r), body.Answers)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"requestUrl": requestURL(baseURLOf(r), id, pf.id), "requestId": pf.id})
+	return nil
+}
+
+// listQuery is the parsed query of GET .../submissions.
+type listQuery struct {
+	limit, offset   int
+	after, before   time.Time
+	hasAfter, hasBe bool
+}
+
+// parseListQuery reads limit (1..1000, default 10), offset (≥ 0) and the
+// optional completedAfter and completedBefore (RFC 3339).
+func parseListQuery(r *http.Request) (listQuery, error) {
+	q := r.URL.Query()
+	lq := listQuery{limit: 10}
+	var p problems
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			p.add("limit", "must be an integer from 1 to 1000")
+		}
+		lq.limit = n
+	}
+	if v := q.Get("offset"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			p.add("offset", "must be an integer of at least 0")
+		}
+		lq.offset = n
+	}
+	for _, tf := range []struct {
+		name string
+		t    *time.Time
+		has  *bool
+	}{{"completedAfter", &lq.after, &lq.hasAfter}, {"completedBefore", &lq.before, &lq.hasBe}} {
+		if v := q.Get(tf.name); v != "" {
+			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				p.add(tf.name, "must be an RFC 3339 time")
+			}
+			*tf.t, *tf.has = t, true
+		}
+	}
+	return lq, p.err()
+}
+
+type submissionJSON struct {
+	SubmissionID int64     `json:"submissionId"`
+	CaseFileID   int64     `json:"casefileId"`
+	FormVersion  int       `json:"formVersion"`
+	CompletedAt  time.Time `json:"completedAt"`
+}
+
+func (s *Server) handleListSubmissions(w http.ResponseWriter, r *http.Request) error {
+	lq, err := parseListQuery(r)
+	if err != nil {
+		return err
+	}
+	s.forms.mu.Lock()
+	fm, err := s.forms.get(r.PathValue("externalId"), userFrom(r))
+	var matched []*submission
+	if err == nil {
+		for _, sub := range fm.subs {
+			if (!lq.hasAfter || sub.completedAt.After(lq.after)) && (!lq.hasBe || sub.completedAt.Before(lq.before)) {
+				matched = append(matched, sub)
+			}
+		}
+	}
+	s.forms.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	items := []submissionJSON{}
+	for _, sub := range matched[min(lq.offset, len(matched)):min(lq.offset+lq.limit, len(matched))] {
+		items = append(items, submissionJSON{SubmissionID: sub.id, CaseFileID: sub.caseFileID,
+			FormVersion: sub.version.number, CompletedAt: sub.completedAt.UTC()})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"items": items, "limit": lq.limit, "offset": lq.offset, "total": len(matched)})
+	return nil
+}
+
+// findSubmission answers a submission of a form by id.
+func findSubmission(subs []*submission, id int64) *submission {
+	i, ok := slices.BinarySearchFunc(subs, id, func(s *submission, id int64) int { return cmp.Compare(s.id, id) })
+	if !ok {
+		return nil
+	}
+	return subs[i]
+}

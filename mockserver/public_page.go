@@ -1,0 +1,4 @@
+package mockserver
+
+// initPublicPages registers the public form pages (no token).
+func (s *Server) initPublicPages() {}
