@@ -1,0 +1,79 @@
+package casefiles
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/signkit/signkit-go/internal/transport"
+)
+
+// createPath is the create endpoint under {Send}; 20251022 is the API's
+// date-like version segment.
+const createPath = "/api/v1/casefiles/20251022/create"
+
+// Client calls the simple case file creation service (Create, Status, Wait)
+// and the signing service (Get, DownloadDocument, DocumentContent). Get it
+// as the CaseFiles field of a signkit.Client; it is safe for concurrent use.
+type Client struct {
+	t    *transport.Client
+	send string // {Send}, e.g. https://app.penneo.com/send
+	sign string // {Sign}, e.g. https://app.penneo.com
+}
+
+// NewClient returns a Client that sends through t to the case file creation
+// service at sendURL (signkit.Endpoints.Send) and the signing service at
+// signURL (signkit.Endpoints.Sign). signkit.NewClient calls it; users do
+// not need to.
+func NewClient(t *transport.Client, sendURL, signURL string) *Client {
+	return &Client{t: t, send: sendURL, sign: signURL}
+}
+
+// createAnswer holds both places the service puts the job's identity.
+type createAnswer struct {
+	Job
+	Jobs []Job `json:"jobs"`
+}
+
+// Create validates cf with uploads and creates the case file in one
+// multipart request: a "data" part with {"caseFile":{...}} and one "files"
+// part per upload (its Name as file name, Content-Type application/pdf).
+// It returns the asynchronous job; Wait (or Status) gives the case file id
+// and the signing links once the job has run.
+//
+// An invalid case file is refused with a *ValidationError and nothing is
+// sent. The body is streamed: each upload is opened when the body reaches
+// it and closed after, with an exact Content-Length, and the body is
+// rebuilt for every attempt (a renewal after 401, a retry after 429 or
+// 503), so memory use does not depend on the size of the files. Like
+// every POST, a create that may have had an effect (a 500, a dropped
+// connection) is not re-sent, so it never creates two case files.
+func (c *Client) Create(ctx context.Context, cf *CaseFile, uploads ...Upload) (*Job, error) {
+	if err := cf.Validate(uploads...); err != nil {
+		return nil, err
+	}
+	form, err := newForm(cf, uploads)
+	if err != nil {
+		return nil, fmt.Errorf("casefiles: create: %w", err)
+	}
+	req := &transport.Request{
+		Method:      http.MethodPost,
+		URL:         c.send + createPath,
+		Auth:        transport.XAuthToken,
+		Body:        form.Open,
+		ContentType: form.ContentType(),
+	}
+	var out createAnswer
+	if err := c.t.Do(ctx, req, &out); err != nil {
+		return nil, fmt.Errorf("casefiles: create: %w", err)
+	}
+	job := out.Job
+	if (job.UUID == "" || job.PayloadHash == "") && len(out.Jobs) > 0 {
+		job = out.Jobs[0]
+	}
+	if job.UUID == "" || job.PayloadHash == "" {
+		return nil, errors.New("casefiles: create: the answer has no job uuid and payloadHash")
+	}
+	return &job, nil
+}

@@ -1,0 +1,156 @@
+package casefiles
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/signkit/signkit-go/internal/apierror"
+	"github.com/signkit/signkit-go/internal/transport"
+)
+
+// statusPath is the queue status check under {Send}.
+const statusPath = "/api/v1/queue/public/status"
+
+// Polling of Wait: the first check at once, then waits growing from
+// pollFirst by pollFactor up to pollMax, each jittered by ±pollJitter. The
+// shortest possible waits (0.8 s, 1.2 s, 1.8 s, 2.7 s, 4.05 s, 6.1 s, then
+// 8 s) allow at most 12 checks in any minute, under the service's 20.
+const (
+	pollFirst  = time.Second
+	pollFactor = 1.5
+	pollMax    = 10 * time.Second
+	pollJitter = 0.2
+	// maxPollFailures is how many status checks in a row may fail with a
+	// transient error (5xx, 429, a network error) before Wait gives up.
+	maxPollFailures = 3
+)
+
+// JobFailedError is returned by Wait when the creation job failed: no case
+// file was created.
+type JobFailedError struct {
+	Job     Job
+	Message string // the job's error message, as the service gave it
+}
+
+// Error names the job and gives the service's message.
+func (e *JobFailedError) Error() string {
+	if e.Message == "" {
+		return "casefiles: job " + e.Job.UUID + " failed"
+	}
+	return "casefiles: job " + e.Job.UUID + " failed: " + e.Message
+}
+
+// statusAnswer is the queue status check's answer.
+type statusAnswer struct {
+	UUID      string   `json:"uuid"`
+	JobStatus JobState `json:"jobStatus"`
+	Result    *struct {
+		Data struct {
+			CaseFile struct {
+				ID int64 `json:"id"`
+			} `json:"caseFile"`
+			SigningLinks []struct {
+				Name        string `json:"name"`
+				Role        string `json:"role"`
+				Email       string `json:"email"`
+				SigningLink string `json:"signingLink"`
+			} `json:"signingLinks"`
+		} `json:"data"`
+	} `json:"result"`
+	ErrorMessage string `json:"errorMessage"`
+}
+
+// Status asks the queue status check (which needs no token) for the state
+// of job. Result is set once the job has completed; ErrorMessage once it
+// has failed. An unknown job is answered 404 (errors.Is(err,
+// signkit.ErrNotFound)).
+func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
+	if job == nil || job.UUID == "" || job.PayloadHash == "" {
+		return nil, invalid("request", Problem{"job", "needs a UUID and a PayloadHash"})
+	}
+	req := &transport.Request{
+		Method: http.MethodPost,
+		URL:    c.send + statusPath,
+		Auth:   transport.NoAuth,
+		JSON:   job,
+	}
+	var out statusAnswer
+	if err := c.t.Do(ctx, req, &out); err != nil {
+		return nil, fmt.Errorf("casefiles: status of job %s: %w", job.UUID, err)
+	}
+	st := &JobStatus{State: out.JobStatus, ErrorMessage: out.ErrorMessage}
+	if r := out.Result; r != nil && (r.Data.CaseFile.ID != 0 || len(r.Data.SigningLinks) > 0) {
+		res := &Result{CaseFileID: r.Data.CaseFile.ID}
+		for _, l := range r.Data.SigningLinks {
+			res.SigningLinks = append(res.SigningLinks, SigningLink{Name: l.Name, Role: l.Role, Email: l.Email, URL: l.SigningLink})
+		}
+		st.Result = res
+	}
+	return st, nil
+}
+
+// Wait polls the status of job until it has completed, and returns its
+// Result, or until it has failed, and returns a *JobFailedError with the
+// job's message. It checks at once, then after waits that grow from 1 s by
+// half each time up to 10 s (jittered), which keeps it under the service's
+// 20 requests a minute per job. A transient failure of a check (a 5xx, 429
+// or network error) is tolerated up to 3 times in a row; any other error
+// ends Wait, as does ctx (Wait then returns an error wrapping ctx.Err()).
+func (c *Client) Wait(ctx context.Context, job *Job) (*Result, error) {
+	delay, failures := pollFirst, 0
+	for {
+		st, err := c.Status(ctx, job)
+		switch {
+		case err != nil && ctx.Err() == nil && transient(err) && failures+1 < maxPollFailures:
+			failures++
+		case err != nil:
+			return nil, err
+		case st.State == JobCompleted && st.Result == nil:
+			return nil, fmt.Errorf("casefiles: job %s completed without a result", job.UUID)
+		case st.State == JobCompleted:
+			return st.Result, nil
+		case st.State == JobFailed:
+			return nil, &JobFailedError{Job: *job, Message: st.ErrorMessage}
+		default:
+			failures = 0
+		}
+		if err := sleep(ctx, jitter(delay)); err != nil {
+			return nil, fmt.Errorf("casefiles: waiting for job %s: %w", job.UUID, err)
+		}
+		delay = min(time.Duration(float64(delay)*pollFactor), pollMax)
+	}
+}
+
+// transient reports whether a failed status check may succeed later.
+func transient(err error) bool {
+	var apiErr *apierror.Error
+	if errors.As(err, &apiErr) {
+		return apiErr.StatusCode >= 500 || apiErr.StatusCode == http.StatusTooManyRequests
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// jitter returns d moved at random by up to ±pollJitter of itself.
+func jitter(d time.Duration) time.Duration {
+	spread := time.Duration(float64(d) * pollJitter)
+	return d - spread + rand.N(2*spread+1)
+}
+
+// sleep waits for d or until ctx ends, whichever comes first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
