@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/transport"
@@ -27,6 +28,10 @@ type Client struct {
 	// Forms calls the forms service: forms, prefilled links, submissions,
 	// answers and attachments.
 	Forms *forms.Client
+	// CaseFiles creates case files in one streamed multipart request,
+	// waits for the creation job, and reads case file details and signed
+	// documents from the signing service.
+	CaseFiles *casefiles.Client
 	// Webhooks manages webhook subscriptions and asks for test events.
 	// Receiving events needs no client: see webhooks.NewVerifier.
 	Webhooks *webhooks.Client
@@ -71,6 +76,7 @@ func NewClient(cfg Config) (*Client, error) {
 	})
 	return &Client{
 		Forms:     forms.NewClient(t, cfg.Endpoints.Forms),
+		CaseFiles: casefiles.NewClient(t, cfg.Endpoints.Send, cfg.Endpoints.Sign),
 		Webhooks:  webhooks.NewClient(t, cfg.Endpoints.Webhook),
 		tokens:    tokens,
 		transport: t,
