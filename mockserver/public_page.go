@@ -1,4 +1,154 @@
 package mockserver
 
-// initPublicPages registers the public form pages (no token).
-func (s *Server) initPublicPages() {}
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"html/template"
+	"net/http"
+	"strings"
+)
+
+// initPublicPages registers the public form pages (no token). A page posts
+// to its own URL.
+func (s *Server) initPublicPages() {
+	s.pages = template.Must(template.New("page").Parse(pageTemplate))
+	template.Must(s.pages.New("thanks").Parse(thanksTemplate))
+	template.Must(s.pages.New("gone").Parse(goneTemplate))
+	rt := s.router
+	rt.handle(svcPublic, http.MethodGet, "/public/forms/{externalId}", s.handlePublicPage)
+	rt.handle(svcPublic, http.MethodPost, "/public/forms/{externalId}", s.handlePublicSubmit)
+	rt.handle(svcPublic, http.MethodGet, "/public/forms/{externalId}/requests/{requestId}", s.handlePublicPage)
+	rt.handle(svcPublic, http.MethodPost, "/public/forms/{externalId}/requests/{requestId}", s.handlePublicSubmit)
+}
+
+// pageData is what the page template renders.
+type pageData struct {
+	Title, Description, Action string
+	Sections                   []pageSection
+	Errors                     []fieldError
+}
+
+type pageSection struct {
+	Slug, Title, Description string
+	Cond                     string // JSON rules, "" without a condition
+	Hidden                   bool
+	Fields                   []pageField
+}
+
+type pageField struct {
+	Name, Label, Type, InputType, Value, Cond, Error string
+	Required, Locked, Hidden                         bool
+	Options                                          []optionJSON
+	Content                                          template.HTML
+}
+
+// buildPage lays out a version with the given values by field name (prefill
+// or a rejected submission), locked fields and errors.
+func buildPage(v *formVersion, pf *prefill, posted map[string]string, errs []fieldError, action string) pageData {
+	values := make([]string, len(v.inputs))
+	for i, f := range v.inputs {
+		if pf != nil {
+			values[i] = pf.values[f.def.Name].Value
+		}
+		if p, ok := posted[f.def.Name]; ok && f.def.Type != typeFile {
+			values[i] = p
+		}
+		if locked, ok := prefilledLocked(pf, f.def.Name); ok {
+			values[i] = locked
+		}
+	}
+	visible, secVisible := v.visibility(values)
+	errByField := map[string]string{}
+	for _, e := range errs {
+		errByField[e.Field] = e.Message
+	}
+	pd := pageData{Title: cmpOr(v.name, "Form"), Description: v.description, Action: action, Errors: errs}
+	for si, sec := range v.sections {
+		ps := pageSection{Slug: sec.Slug, Title: sec.Title, Description: sec.Description, Cond: condJSON(sec.Condition), Hidden: !secVisible[si]}
+		for fi := range sec.Fields {
+			f := &sec.Fields[fi]
+			pfd := pageField{Name: f.Name, Label: cmpOr(f.Label, f.Name), Type: f.Type, InputType: inputType(f.Type),
+				Cond: condJSON(f.Condition), Required: f.Required, Options: f.Options, Error: errByField[f.Name]}
+			if i, ok := v.byName[f.Name]; ok && f.Type != typeHTML {
+				pfd.Value, pfd.Hidden = values[i], !visible[i]
+				_, pfd.Locked = prefilledLocked(pf, f.Name)
+			} else {
+				pfd.Hidden = !secVisible[si] || !v.holds(f.Condition, values, visible)
+				pfd.Content = mergeHTML(f.Content, func(name string) string { return v.value(values, name) })
+			}
+			ps.Fields = append(ps.Fields, pfd)
+		}
+		pd.Sections = append(pd.Sections, ps)
+	}
+	return pd
+}
+
+// mergeHTML replaces each {{name}} of the integrator's HTML with a span that
+// shows the (escaped) answer and that the page's script keeps up to date.
+func mergeHTML(content string, value func(string) string) template.HTML {
+	return template.HTML(replaceMergeFields(content, func(name string) string { // the form author's own HTML
+		return fmt.Sprintf(`<span class="merge" data-merge="%s">%s</span>`, html.EscapeString(name), html.EscapeString(value(name)))
+	}))
+}
+
+func condJSON(c *conditionJSON) string {
+	if c == nil || len(c.Rules) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(c.Rules) // rules are plain strings: cannot fail
+	return string(b)
+}
+
+func inputType(t string) string {
+	switch t {
+	case typeEmail:
+		return "email"
+	case typePhone:
+		return "tel"
+	case typeDate:
+		return "date"
+	case typeFile:
+		return "file"
+	}
+	return "text"
+}
+
+// renderPage writes a template as an HTML page.
+func (s *Server) renderPage(w http.ResponseWriter, status int, name string, data any) error {
+	var buf bytes.Buffer
+	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
+		return fmt.Errorf("render %s page: %w", name, err)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", fmt.Sprint(buf.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+	return nil
+}
+
+// wantsJSON tells whether the client asked for JSON answers.
+func wantsJSON(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "application/json")
+}
+
+func (s *Server) handlePublicPage(w http.ResponseWriter, r *http.Request) error {
+	_, v, pf, err := s.forms.publicForm(r.PathValue("externalId"), r.PathValue("requestId"))
+	if err != nil {
+		return s.publicError(w, r, err)
+	}
+	return s.renderPage(w, http.StatusOK, "page", buildPage(v, pf, nil, nil, r.URL.Path))
+}
+
+// publicError answers JSON to JSON clients and an HTML page to browsers.
+func (s *Server) publicError(w http.ResponseWriter, r *http.Request, err error) error {
+	if wantsJSON(r) {
+		return err
+	}
+	ae := &apiError{Status: http.StatusInternalServerError, Message: "internal error"}
+	if a, ok := err.(*apiError); ok {
+		ae = a
+	}
+	return s.renderPage(w, ae.Status, "gone", ae)
+}

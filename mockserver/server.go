@@ -3,6 +3,7 @@ package mockserver
 import (
 	"context"
 	"errors"
+	"html/template"
 	"net"
 	"net/http"
 	"strings"
@@ -28,6 +29,7 @@ type Server struct {
 	tokens   *tokenStore
 	forms    *formStore
 	cases    *caseFileStore
+	pages    *template.Template // public pages, parsed once per server
 
 	resetHooks []func() // run by Reset, in registration order
 

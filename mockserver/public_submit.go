@@ -1,0 +1,142 @@
+package mockserver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+)
+
+// maxValueBytes bounds one text answer of a public form.
+const maxValueBytes = 64 << 10
+
+// handlePublicSubmit accepts a submission of the public page: multipart
+// (or URL-encoded) inputs named by field name. JSON clients get 201
+// {"submissionId","casefileId"} or 422 details; browsers get a thank-you page
+// or the form again with the problems.
+func (s *Server) handlePublicSubmit(w http.ResponseWriter, r *http.Request) error {
+	id, reqID := r.PathValue("externalId"), r.PathValue("requestId")
+	in, err := s.readSubmission(w, r)
+	if err != nil {
+		return s.publicError(w, r, err)
+	}
+	sub, err := s.submit(id, reqID, in)
+	var ae *apiError
+	switch {
+	case err == nil && wantsJSON(r):
+		writeJSON(w, http.StatusCreated, map[string]int64{"submissionId": sub.id, "casefileId": sub.caseFileID})
+		return nil
+	case err == nil:
+		return s.renderPage(w, http.StatusCreated, "thanks", submissionJSON{SubmissionID: sub.id, CaseFileID: sub.caseFileID})
+	case wantsJSON(r) || !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity:
+		return s.publicError(w, r, err)
+	}
+	_, v, pf, ferr := s.forms.publicForm(id, reqID)
+	if ferr != nil {
+		return s.publicError(w, r, ferr)
+	}
+	return s.renderPage(w, http.StatusUnprocessableEntity, "page", buildPage(v, pf, in.values, ae.Details, r.URL.Path))
+}
+
+// readSubmission reads the posted answers, bounded by the body limit; a
+// file over the file limit is marked, not kept.
+func (s *Server) readSubmission(w http.ResponseWriter, r *http.Request) (*submissionInput, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBodyBytes)
+	in := &submissionInput{values: map[string]string{}, files: map[string]*upload{}}
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch mt {
+	case "multipart/form-data":
+		mr, err := r.MultipartReader()
+		if err != nil {
+			return nil, errBadRequest("malformed multipart body: %v", err)
+		}
+		if err := s.readParts(mr, in); err != nil {
+			return nil, bodyError(err, s.cfg.maxBodyBytes)
+		}
+	case "application/x-www-form-urlencoded":
+		if err := r.ParseForm(); err != nil {
+			return nil, bodyError(err, s.cfg.maxBodyBytes)
+		}
+		for k, vs := range r.PostForm {
+			in.values[k] = vs[0]
+		}
+	default:
+		return nil, errBadRequest("the body must be multipart/form-data (or application/x-www-form-urlencoded)")
+	}
+	return in, nil
+}
+
+// readParts reads every part: file parts into uploads, the others into values.
+func (s *Server) readParts(mr *multipart.Reader, in *submissionInput) error {
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read part: %w", err)
+		}
+		name := part.FormName()
+		if part.FileName() != "" {
+			up, err := readUpload(part, s.cfg.maxFileBytes)
+			if err != nil {
+				return err
+			}
+			if _, dup := in.files[name]; !dup {
+				in.files[name] = up
+			}
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(part, maxValueBytes+1))
+		if err != nil {
+			return fmt.Errorf("read value %q: %w", name, err)
+		}
+		if len(b) > maxValueBytes {
+			return errValidation([]fieldError{{Field: name, Message: fmt.Sprintf("exceeds %d bytes", maxValueBytes)}})
+		}
+		if _, dup := in.values[name]; !dup && name != "" {
+			in.values[name] = string(b)
+		}
+	}
+}
+
+// readUpload reads a file part up to limit bytes; a larger file is drained
+// and marked tooLarge.
+func readUpload(part *multipart.Part, limit int64) (*upload, error) {
+	up := &upload{filename: part.FileName(), contentType: part.Header.Get("Content-Type")}
+	data, err := io.ReadAll(io.LimitReader(part, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read file %q: %w", up.filename, err)
+	}
+	up.size = int64(len(data))
+	if up.size > limit {
+		n, err := io.Copy(io.Discard, part)
+		if err != nil {
+			return nil, fmt.Errorf("read file %q: %w", up.filename, err)
+		}
+		up.size += n
+		up.tooLarge, data = true, nil
+	}
+	up.data = data
+	if i := strings.LastIndexAny(up.filename, `/\`); i >= 0 {
+		up.filename = up.filename[i+1:]
+	}
+	return up, nil
+}
+
+// bodyError maps a body read failure to 413 (too large), a passed-through
+// apiError, or 400.
+func bodyError(err error, limit int64) error {
+	var tooLarge *http.MaxBytesError
+	var ae *apiError
+	switch {
+	case errors.As(err, &tooLarge):
+		return errTooLarge(limit)
+	case errors.As(err, &ae):
+		return ae
+	}
+	return errBadRequest("malformed body: %v", err)
+}
