@@ -74,6 +74,9 @@ func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 	if job == nil || job.UUID == "" || job.PayloadHash == "" {
 		return nil, invalid("request", Problem{"job", "needs a UUID and a PayloadHash"})
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("casefiles: status of job %s: %w", job.UUID, err)
+	}
 	req := &transport.Request{
 		Method: http.MethodPost,
 		URL:    c.send + statusPath,
