@@ -1,0 +1,136 @@
+// Command signkit-mock runs the in-memory signing platform of package
+// mockserver as a standalone server, for tests in any language.
+//
+//	signkit-mock -addr 127.0.0.1:8765 -clock real
+//
+// The first line on stdout is "listening on http://HOST:PORT"; then come the
+// five endpoint URLs and the default credentials. SIGINT or SIGTERM shuts
+// the server down cleanly.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/signkit/signkit-go"
+	"github.com/signkit/signkit-go/mockserver"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "signkit-mock:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		os.Exit(2)
+	}
+}
+
+// options are the parsed command-line flags.
+type options struct {
+	addr, clock, start string
+	maxBody, maxFile   int64
+	jobDelay           time.Duration
+	control            bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("signkit-mock", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8765", "listen address HOST:PORT (port 0 picks a free port)")
+	fs.StringVar(&o.clock, "clock", "real", "clock: real, or manual (time moves only by POST /mock/clock/advance)")
+	fs.StringVar(&o.start, "start", "", "start time of the manual clock, RFC 3339 (default: now)")
+	fs.Int64Var(&o.maxBody, "max-body-bytes", mockserver.DefaultMaxBodyBytes, "largest request body accepted")
+	fs.Int64Var(&o.maxFile, "max-file-bytes", mockserver.DefaultMaxFileBytes, "largest file accepted by a FILE field of a public form")
+	fs.DurationVar(&o.jobDelay, "job-delay", mockserver.DefaultJobDelay, "mock time between accepting and running a queued job")
+	fs.BoolVar(&o.control, "control", true, "serve the control API under /mock/")
+	if err := fs.Parse(args); err != nil {
+		return o, fmt.Errorf("parse flags: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if o.clock != "real" && o.clock != "manual" {
+		return o, fmt.Errorf("-clock must be real or manual, not %q", o.clock)
+	}
+	if o.maxBody < 1 || o.maxFile < 1 {
+		return o, errors.New("-max-body-bytes and -max-file-bytes must be positive")
+	}
+	return o, nil
+}
+
+// serverOptions turns the flags into mockserver options.
+func (o options) serverOptions(baseURL string) ([]mockserver.Option, error) {
+	opts := []mockserver.Option{mockserver.WithBaseURL(baseURL), mockserver.WithMaxBodyBytes(o.maxBody),
+		mockserver.WithMaxFileBytes(o.maxFile), mockserver.WithJobDelay(o.jobDelay), mockserver.WithControlAPI(o.control)}
+	if o.clock == "manual" {
+		start := time.Now().UTC()
+		if o.start != "" {
+			t, err := time.Parse(time.RFC3339Nano, o.start)
+			if err != nil {
+				return nil, fmt.Errorf("-start: %w", err)
+			}
+			start = t
+		}
+		opts = append(opts, mockserver.WithManualClock(start))
+	}
+	return opts, nil
+}
+
+// run serves until ctx ends, then shuts down.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	base := "http://" + l.Addr().String()
+	opts, err := o.serverOptions(base)
+	if err != nil {
+		_ = l.Close()
+		return err
+	}
+	srv := mockserver.New(opts...)
+	defer srv.Close()
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	printBanner(stdout, base, srv.DefaultCredentials(), o)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(l) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	fmt.Fprintln(stdout, "stopped")
+	return nil
+}
+
+// printBanner writes the listening line, the endpoints and the default
+// credentials (the mock's fixed, documented test credentials).
+func printBanner(w io.Writer, base string, c mockserver.UserCredentials, o options) {
+	e := signkit.LocalEndpoints(base)
+	fmt.Fprintf(w, "listening on %s\n", base)
+	fmt.Fprintf(w, "auth      %s\nforms     %s\nsign      %s\nsend      %s\nwebhook   %s\n", e.Auth, e.Forms, e.Sign, e.Send, e.Webhook)
+	fmt.Fprintf(w, "client_id %s\nclient_secret %s\napi_key   %s\napi_secret %s\n", c.ClientID, c.ClientSecret, c.APIKey, c.APISecret)
+	fmt.Fprintf(w, "clock     %s\ncontrol   %v\n", o.clock, o.control)
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// readBanner reads the first line and the rest of the banner.
+func readBanner(t *testing.T, r io.Reader) (string, []string) {
+	t.Helper()
+	sc := bufio.NewScanner(r)
+	lines := make(chan string, 32)
+	go func() {
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var got []string
+	deadline := time.After(30 * time.Second)
+	for len(got) < 10 {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("output ended early: %q", got)
+			}
+			got = append(got, l)
+		case <-deadline:
+			t.Fatalf("no banner within 30s: %q", got)
+		}
+	}
+	m := regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[0-9]+)$`).FindStringSubmatch(got[0])
+	if m == nil {
+		t.Fatalf("first line %q", got[0])
+	}
+	go func() {
+		for range lines { // keep draining
+		}
+	}()
+	return m[1], got
+}
+
+func health(t *testing.T, base string) {
+	t.Helper()
+	resp, err := http.Get(base + "/mock/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"status":"ok"`) {
+		t.Fatalf("health: %d %s", resp.StatusCode, b)
+	}
+}
+
+func TestRunServesAndStops(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-clock", "manual", "-start", "2026-01-01T00:00:00Z"}, pw, io.Discard)
+		pw.Close()
+	}()
+	base, banner := readBanner(t, pr)
+	health(t, base)
+	text := strings.Join(banner, "\n")
+	for _, want := range []string{"forms     " + base + "/collect/api", "auth      " + base + "/auth", "send      " + base + "/send",
+		"webhook   " + base + "/webhook", "sign      " + base, "client_id mock-client-id", "api_key   mock-api-key"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("banner lacks %q:\n%s", want, text)
+		}
+	}
+	resp, err := http.Get(base + "/mock/clock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "2026-01-01T00:00:00Z") {
+		t.Errorf("manual clock: %s", b)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("run did not stop")
+	}
+}
+
+func TestRunRejectsBadFlags(t *testing.T) {
+	t.Parallel()
+	tests := [][]string{{"-clock", "sundial"}, {"-max-body-bytes", "0"}, {"extra"}, {"-clock", "manual", "-start", "noon", "-addr", "127.0.0.1:0"}}
+	for _, args := range tests {
+		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+}
+
+func TestControlOffFlag(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = run(ctx, []string{"-addr", "127.0.0.1:0", "-control=false"}, pw, io.Discard); pw.Close() }()
+	base, _ := readBanner(t, pr)
+	resp, err := http.Get(base + "/mock/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Fatalf("control API served with -control=false: %d", resp.StatusCode)
+	}
+}
+
+// TestBinaryStopsOnSIGTERM builds the command and runs it as a process.
+func TestBinaryStopsOnSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("go not on PATH on CI")
+		}
+		t.Skip("go not on PATH: cannot build the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "signkit-mock")
+	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	base, _ := readBanner(t, stdout)
+	health(t, base)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit within 15s of SIGTERM")
+	}
+}
