@@ -27,8 +27,8 @@ type apiCall struct {
 	body   string // success body
 	stream bool   // the answer is streamed, not decoded
 	// attemptsOn500 is how many requests a 500 gets: 1 for every POST (it
-	// may have had an effect) and a single call; Wait tolerates transient
-	// failures of its status checks a few times.
+	// may have had an effect) and a single call; Wait tolerates 3 transient
+	// failures of its status checks in a row and gives up on the fourth.
 	attemptsOn500 int
 	do            func(ctx context.Context, c *signkit.Client) error
 }
@@ -67,7 +67,7 @@ func allCalls() []apiCall {
 				_, err := c.CaseFiles.Status(ctx, job)
 				return err
 			}},
-		{"Wait", http.MethodPost, sendURL, statusPath, "", 200, completedJSON, false, 3,
+		{"Wait", http.MethodPost, sendURL, statusPath, "", 200, completedJSON, false, 4,
 			func(ctx context.Context, c *signkit.Client) error {
 				_, err := c.CaseFiles.Wait(ctx, job)
 				return err

@@ -27,7 +27,7 @@ const (
 	pollMax    = 10 * time.Second
 	pollJitter = 0.2
 	// maxPollFailures is how many status checks in a row may fail with a
-	// transient error (5xx, 429, a network error) before Wait gives up.
+	// transient error (5xx, 429, a network error); one more ends Wait.
 	maxPollFailures = 3
 )
 
@@ -110,7 +110,7 @@ func (c *Client) Wait(ctx context.Context, job *Job) (*Result, error) {
 	for {
 		st, err := c.Status(ctx, job)
 		switch {
-		case err != nil && ctx.Err() == nil && transient(err) && failures+1 < maxPollFailures:
+		case err != nil && ctx.Err() == nil && transient(err) && failures < maxPollFailures:
 			failures++
 		case err != nil:
 			return nil, err
