@@ -1,0 +1,116 @@
+package mockserver
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// needTool answers the path of an external program. A missing program skips
+// the test on a developer machine and fails it on CI, where .ci/run installs it.
+func needTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed, and CI is set: .ci/run must install it", name)
+		}
+		t.Skipf("%s is not installed (CI unset): skipping", name)
+	}
+	return p
+}
+
+// browser starts headless Chromium for one test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := needTool(t, "chromium")
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.Headless, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()))
+	// The whole browser session is bounded; each step has its own bound (run).
+	life, cancelLife := context.WithTimeout(context.Background(), 3*time.Minute)
+	actx, cancelAlloc := chromedp.NewExecAllocator(life, opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelCtx(); cancelAlloc(); cancelLife() })
+	// The first action launches the browser, bound to ctx itself: a shorter
+	// context here would close the browser when it ends.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// run performs one bounded browser step and answers its result.
+func run[T any](t *testing.T, ctx context.Context, what string, a chromedp.Action[T]) T {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(sctx, a)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+func TestBrowserFillsPublicPage(t *testing.T) {
+	t.Parallel()
+	ctx := browser(t)
+	s := Start(t)
+	tok := login(t, s, s.DefaultCredentials())
+	f := activeForm(t, s, tok, sampleForm())
+	var link struct {
+		RequestURL string `json:"requestUrl"`
+	}
+	if st, b := call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/requests", tok, map[string]any{"answers": map[string]any{
+		"email": map[string]any{"value": "ann@example.com", "editable": false}}}, &link); st != 201 {
+		t.Fatalf("prefill: %d %s", st, b)
+	}
+	hidden := func(id string) bool {
+		return run(t, ctx, "read hidden of "+id, chromedp.Evaluate[bool](`document.getElementById("`+id+`").hidden`))
+	}
+	run(t, ctx, "open the page", chromedp.Navigate(link.RequestURL))
+	run(t, ctx, "wait for the form", chromedp.WaitVisible(chromedp.CSS("#in-fullName")))
+	if !hidden("section-company") || !hidden("field-vat") {
+		t.Fatal("conditional section or field shown before the triggering answer")
+	}
+	run(t, ctx, "type the name", chromedp.SendKeys(chromedp.CSS("#in-fullName"), "Ann Browser"))
+	if got := run(t, ctx, "read the review", chromedp.Text(chromedp.CSS(`#field-summary .merge[data-merge="fullName"]`))); got != "Ann Browser" {
+		t.Fatalf("review shows %q, want the typed name", got)
+	}
+	run(t, ctx, "choose no company", chromedp.SetValue(chromedp.CSS("#in-hasCompany"), "no"))
+	run(t, ctx, "fire change", chromedp.Evaluate[bool](`document.getElementById("in-hasCompany").dispatchEvent(new Event("change", {bubbles: true}))`))
+	if !hidden("section-company") {
+		t.Fatal("company section shown for the answer no")
+	}
+	run(t, ctx, "choose company", chromedp.SetValue(chromedp.CSS("#in-hasCompany"), "yes"))
+	run(t, ctx, "fire change", chromedp.Evaluate[bool](`document.getElementById("in-hasCompany").dispatchEvent(new Event("change", {bubbles: true}))`))
+	run(t, ctx, "company section appears", chromedp.WaitVisible(chromedp.CSS("#in-companyName")))
+	if hidden("section-company") || hidden("field-vat") {
+		t.Fatal("conditional section or field still hidden after the triggering answer")
+	}
+	run(t, ctx, "type into the locked field", chromedp.SendKeys(chromedp.CSS("#in-email"), "eve"))
+	if got := run(t, ctx, "read the locked field", chromedp.Value(chromedp.CSS("#in-email"))); got != "ann@example.com" {
+		t.Fatalf("locked field changed to %q", got)
+	}
+	run(t, ctx, "type the company", chromedp.SendKeys(chromedp.CSS("#in-companyName"), "Browser ApS"))
+	run(t, ctx, "type the VAT", chromedp.SendKeys(chromedp.CSS("#in-vat"), "12345678"))
+	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
+	id := run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
+	s.forms.mu.Lock()
+	subs := s.forms.forms[f.ExternalID].subs
+	s.forms.mu.Unlock()
+	if id != "1" || len(subs) != 1 {
+		t.Fatalf("thank-you page says %q; %d submissions stored", id, len(subs))
+	}
+	ans := subs[0].answers(f.ExternalID)
+	v := subs[0].version
+	if v.value(subs[0].values, "fullName") != "Ann Browser" || v.value(subs[0].values, "email") != "ann@example.com" ||
+		v.value(subs[0].values, "companyName") != "Browser ApS" || len(ans.Sections) != 3 {
+		t.Fatalf("stored answers: %+v", ans)
+	}
+}
