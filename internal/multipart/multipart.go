@@ -22,6 +22,7 @@ import (
 	"net/textproto"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // ErrSizeMismatch is reported, wrapped, when a file yields fewer or more
@@ -32,16 +33,16 @@ var ErrSizeMismatch = errors.New("multipart: file size differs from the declared
 // Opener opens a fresh reader of a file part's content.
 type Opener func() (io.ReadCloser, error)
 
-// Form is a multipart/form-data body under construction. Build it with
-// New, AddField and AddFile; then Open it once per request attempt. A Form
-// must not be changed while it is being opened; opening is safe for
-// concurrent use.
+// Form is a multipart/form-data body. Build it with New, AddField and
+// AddFile; then Open it once per request attempt. The first Len or Open
+// seals it: parts added later are lost. Len and Open are safe for
+// concurrent use; building is not.
 type Form struct {
 	boundary string
 	segs     []segment // static bytes and files, in body order
 	pending  bytes.Buffer
 	length   int64
-	closed   bool
+	sealed   sync.Once // appends the closing boundary on the first Len or Open
 }
 
 // segment is a piece of the body: static bytes, or a file read from open.
@@ -135,22 +136,19 @@ func (f *Form) flush() {
 	f.pending.Reset()
 }
 
-// finish appends the closing boundary once.
+// finish appends the closing boundary, once.
 func (f *Form) finish() {
-	if f.closed {
-		return
-	}
-	f.closed = true
-	if f.pending.Len() > 0 || len(f.segs) > 0 {
-		f.pending.WriteString("\r\n")
-	}
-	fmt.Fprintf(&f.pending, "--%s--\r\n", f.boundary)
-	f.flush()
+	f.sealed.Do(func() {
+		if f.pending.Len() > 0 || len(f.segs) > 0 {
+			f.pending.WriteString("\r\n")
+		}
+		fmt.Fprintf(&f.pending, "--%s--\r\n", f.boundary)
+		f.flush()
+	})
 }
 
 // Len returns the exact length of the body in bytes: the precomputed
-// headers and boundaries plus the declared sizes of the files. No part can
-// be added after Len, Open or Body.
+// headers and boundaries plus the declared sizes of the files.
 func (f *Form) Len() int64 {
 	f.finish()
 	return f.length

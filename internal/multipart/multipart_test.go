@@ -175,3 +175,26 @@ func TestEmptyFileAndHeaderEscaping(t *testing.T) {
 		"Content-Type: application/pdf\r\n\r\n\r\n--b0undary--\r\n", string(all))
 	assert.Equal(t, "multipart/form-data; boundary=b0undary", f.ContentType())
 }
+
+func TestConcurrentOpens(t *testing.T) {
+	t.Parallel()
+	f := New()
+	f.AddFile("files", "a.pdf", "application/pdf", 3, func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("abc")), nil
+	})
+	f.AddField("data", "", []byte("{}"))
+	done := make(chan int64, 4)
+	for range 4 {
+		go func() {
+			rc, n, err := f.Open()
+			assert.NoError(t, err)
+			b, err := io.ReadAll(rc)
+			assert.NoError(t, err)
+			assert.Equal(t, n, int64(len(b)))
+			done <- n
+		}()
+	}
+	for range 4 {
+		assert.Equal(t, f.Len(), <-done)
+	}
+}
