@@ -31,13 +31,17 @@ func base() (*casefiles.CaseFile, []casefiles.Upload) {
 		}
 }
 
-func TestValidate(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name   string
-		change func(cf *casefiles.CaseFile, up *[]casefiles.Upload)
-		want   []casefiles.Problem
-	}{
+// validateCase changes a valid case file and names the problems expected.
+type validateCase struct {
+	name   string
+	change func(cf *casefiles.CaseFile, up *[]casefiles.Upload)
+	want   []casefiles.Problem
+}
+
+// validateCases has one case per rule of Validate, and one with every
+// problem at once.
+func validateCases() []validateCase {
+	return []validateCase{
 		{"valid", func(*casefiles.CaseFile, *[]casefiles.Upload) {}, nil},
 		{"title missing", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Title = " " },
 			[]casefiles.Problem{{Field: "title", Message: "is required"}}},
@@ -97,7 +101,11 @@ func TestValidate(t *testing.T) {
 			{Field: "uploads[1].name", Message: `"x.pdf" is not named by any document`},
 		}},
 	}
-	for _, tc := range cases {
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range validateCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			cf, up := base()
