@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"sync"
 	"time"
 )
 
@@ -98,6 +99,24 @@ type formVersion struct {
 	sections      []sectionJSON
 	inputs        []inputField   // every field that takes an answer, in order
 	byName        map[string]int // field name → index in inputs
+
+	pageMu sync.Mutex
+	page   []byte // the rendered public page without prefill, once asked for
+}
+
+// plainPage answers the public page of the version without prefill,
+// rendering it with render the first time.
+func (v *formVersion) plainPage(render func() ([]byte, error)) ([]byte, error) {
+	v.pageMu.Lock()
+	defer v.pageMu.Unlock()
+	if v.page == nil {
+		b, err := render()
+		if err != nil {
+			return nil, err
+		}
+		v.page = b
+	}
+	return v.page, nil
 }
 
 // inputField locates a field that takes an answer (every type but HTML).

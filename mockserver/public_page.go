@@ -7,6 +7,7 @@ import (
 	"html"
 	"html/template"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -117,15 +118,27 @@ func inputType(t string) string {
 
 // renderPage writes a template as an HTML page.
 func (s *Server) renderPage(w http.ResponseWriter, status int, name string, data any) error {
+	b, err := s.renderBytes(name, data)
+	if err != nil {
+		return err
+	}
+	writeHTML(w, status, b)
+	return nil
+}
+
+func (s *Server) renderBytes(name string, data any) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
-		return fmt.Errorf("render %s page: %w", name, err)
+		return nil, fmt.Errorf("render %s page: %w", name, err)
 	}
+	return buf.Bytes(), nil
+}
+
+func writeHTML(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Length", fmt.Sprint(buf.Len()))
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
-	return nil
+	_, _ = w.Write(b)
 }
 
 // wantsJSON tells whether the client asked for JSON answers.
@@ -138,7 +151,16 @@ func (s *Server) handlePublicPage(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return s.publicError(w, r, err)
 	}
-	return s.renderPage(w, http.StatusOK, "page", buildPage(v, pf, nil, nil, r.URL.Path))
+	if pf != nil {
+		return s.renderPage(w, http.StatusOK, "page", buildPage(v, pf, nil, nil, r.URL.Path))
+	}
+	// The plain page of a version never changes: render it once.
+	b, err := v.plainPage(func() ([]byte, error) { return s.renderBytes("page", buildPage(v, nil, nil, nil, r.URL.Path)) })
+	if err != nil {
+		return err
+	}
+	writeHTML(w, http.StatusOK, b)
+	return nil
 }
 
 // publicError answers JSON to JSON clients and an HTML page to browsers.
