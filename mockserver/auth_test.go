@@ -34,17 +34,9 @@ func TestTokenEndpoint(t *testing.T) {
 		{"nonce reused", nil, 401, "invalid_grant"},
 	}
 	for _, tc := range tests {
-		body := tokenBody(def, time.Now())
-		switch tc.name {
-		case "fractional created_at":
-			body = tokenBodyAt(def, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
-		case "created_at too old":
-			body = tokenBody(def, time.Now().Add(-5*time.Minute-10*time.Second))
-		case "created_at in future":
-			body = tokenBody(def, time.Now().Add(5*time.Minute+10*time.Second))
-		case "nonce reused":
-			body = reused
-		default:
+		body := tokenCaseBody(def, tc.name, reused)
+		if body == nil {
+			body = tokenBody(def, time.Now())
 			tc.edit(body)
 		}
 		var e struct {
@@ -74,6 +66,22 @@ func TestTokenEndpoint(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tokenCaseBody answers the body of the token cases that are not an edit of
+// a fresh valid body, else nil.
+func tokenCaseBody(def UserCredentials, name string, reused map[string]string) map[string]string {
+	switch name {
+	case "fractional created_at":
+		return tokenBodyAt(def, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+	case "created_at too old":
+		return tokenBody(def, time.Now().Add(-5*time.Minute-10*time.Second))
+	case "created_at in future":
+		return tokenBody(def, time.Now().Add(5*time.Minute+10*time.Second))
+	case "nonce reused":
+		return reused
+	}
+	return nil
 }
 
 func TestTokenExpiresOnMockTimeInEveryService(t *testing.T) {
