@@ -50,7 +50,8 @@ func (r *PrefillRequest) problems() []Problem {
 // checks, every answer key must be the name of a field of f, and that field
 // must take a typed value (not HTML, which is display only, nor FILE, which
 // is uploaded). The service refuses other keys too; ValidateFor finds them
-// before sending. Problems are reported in key order.
+// before sending. Problems are reported in key order. With a nil f,
+// ValidateFor checks only what Validate checks.
 func (r *PrefillRequest) ValidateFor(f *Form) error {
 	ps := r.problems()
 	if len(ps) > 0 || f == nil {
