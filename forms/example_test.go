@@ -1,24 +1,26 @@
 package forms_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log"
+	"mime/multipart"
 	"net/http"
-	"strconv"
-
-	"github.com/jarcoal/httpmock"
+	"strings"
 
 	signkit "github.com/signkit/signkit-go"
-	"github.com/signkit/signkit-go/auth"
 	"github.com/signkit/signkit-go/forms"
+	"github.com/signkit/signkit-go/mockserver"
 )
 
 // Create a form, publish it, and hand a personalised link with the email
 // locked to one applicant.
 func ExampleClient_Create() {
 	ctx := context.Background()
-	client := exampleClient() // signkit.NewClient(signkit.Config{Endpoints: signkit.Sandbox, Credentials: ...})
+	// In real code: signkit.NewClient(signkit.Config{Endpoints: signkit.Sandbox, Credentials: ...}).
+	client, _, stop := exampleClient(false)
+	defer stop()
 
 	form, err := client.Forms.Create(ctx, &forms.Form{
 		Name:                  "Onboarding",
@@ -34,13 +36,13 @@ func ExampleClient_Create() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("created", form.ExternalID, form.Status)
+	fmt.Println("created:", form.Status)
 
 	form, err = client.Forms.Publish(ctx, form.ExternalID)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("published", form.Status, form.PublicURL)
+	fmt.Println("published:", form.Status, strings.HasPrefix(form.PublicURL, "http"))
 
 	link, err := client.Forms.CreateRequestFor(ctx, form, &forms.PrefillRequest{
 		Answers: map[string]forms.PrefillAnswer{
@@ -51,63 +53,75 @@ func ExampleClient_Create() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("send", link.RequestURL)
+	fmt.Println("personalised link:", strings.HasPrefix(link.RequestURL, form.PublicURL))
 	// Output:
-	// created f-1 DRAFT
-	// published ACTIVE https://forms.example/public/forms/f-1
-	// send https://forms.example/public/forms/f-1?request=r-1
+	// created: DRAFT
+	// published: ACTIVE true
+	// personalised link: true
 }
 
 // Read every submission of a form with its answers.
 func ExampleClient_AllSubmissions() {
 	ctx := context.Background()
-	client := exampleClient()
+	client, formID, stop := exampleClient(true)
+	defer stop()
 
-	for s, err := range client.Forms.AllSubmissions(ctx, "f-1", nil) {
+	for s, err := range client.Forms.AllSubmissions(ctx, formID, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
-		answers, err := client.Forms.Answers(ctx, "f-1", s.SubmissionID)
+		answers, err := client.Forms.Answers(ctx, formID, s.SubmissionID)
 		if err != nil {
 			log.Fatal(err)
 		}
 		email, _ := answers.Get("email")
-		fmt.Printf("submission %d, case file %d: %s\n", s.SubmissionID, s.CaseFileID, email)
+		fmt.Printf("submission %d: %s\n", s.SubmissionID, email)
 	}
 	// Output:
-	// submission 1, case file 101: applicant1@example.com
-	// submission 2, case file 102: applicant2@example.com
+	// submission 1: applicant1@example.com
+	// submission 2: applicant2@example.com
 }
 
-// exampleClient is a client of a canned forms service, so that the examples
-// run without a network.
-func exampleClient() *signkit.Client {
-	const base = "https://forms.example"
-	mt := httpmock.NewMockTransport()
-	mt.RegisterResponder(http.MethodPost, base+"/auth/oauth/token",
-		httpmock.NewStringResponder(200, `{"access_token":"t","token_type":"Bearer","expires_in":600}`))
-	api := base + "/collect/api/v1"
-	draft := `{"externalId":"f-1","name":"Onboarding","status":"DRAFT","version":1,"sections":[]}`
-	active := `{"externalId":"f-1","name":"Onboarding","status":"ACTIVE","version":1,
-		"publicUrl":"` + base + `/public/forms/f-1","sections":[{"fields":[{"name":"name","type":"TEXT"},{"name":"email","type":"EMAIL"}]}]}`
-	mt.RegisterResponder(http.MethodPost, api+"/forms", httpmock.NewStringResponder(201, draft))
-	mt.RegisterResponder(http.MethodPost, api+"/forms/f-1/publish", httpmock.NewStringResponder(200, active))
-	mt.RegisterResponder(http.MethodPost, api+"/forms/f-1/requests",
-		httpmock.NewStringResponder(201, `{"requestUrl":"`+base+`/public/forms/f-1?request=r-1","requestId":"r-1"}`))
-	mt.RegisterResponder(http.MethodGet, api+"/forms/f-1/submissions", httpmock.NewStringResponder(200,
-		`{"items":[{"submissionId":1,"casefileId":101},{"submissionId":2,"casefileId":102}],"limit":1000,"offset":0,"total":2}`))
-	for id := 1; id <= 2; id++ {
-		mt.RegisterResponder(http.MethodGet, api+"/forms/f-1/submissions/"+strconv.Itoa(id)+"/answers",
-			httpmock.NewStringResponder(200, fmt.Sprintf(`{"submissionId":%d,"externalId":"f-1","version":1,"sections":[{"answers":[
-				{"name":"email","type":"EMAIL","value":"applicant%d@example.com"}]}]}`, id, id)))
-	}
-	client, err := signkit.NewClient(signkit.Config{
-		Endpoints:   signkit.LocalEndpoints(base),
-		Credentials: auth.Credentials{ClientID: "id", ClientSecret: "secret", APIKey: "key", APISecret: "api-secret"},
-		HTTPClient:  &http.Client{Transport: mt},
-	})
+// exampleClient is a client of an in-process mock server (package
+// mockserver), so that the examples run without a network. With submitted,
+// it creates and publishes a form, whose id it returns, and two applicants
+// submit it. stop closes the mock server.
+func exampleClient(submitted bool) (client *signkit.Client, formID string, stop func()) {
+	s := mockserver.New(mockserver.WithBaseURL("http://mock.example"))
+	cfg := s.Config()
+	cfg.HTTPClient = &http.Client{Transport: s.Transport()}
+	client, err := signkit.NewClient(cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	return client
+	if !submitted {
+		return client, "", s.Close
+	}
+	ctx := context.Background()
+	form, err := client.Forms.Create(ctx, &forms.Form{Name: "Onboarding", Sections: []forms.Section{{Fields: []forms.Field{
+		{Name: "name", Type: forms.TypeText, MapTo: "primarySigner.name"},
+		{Name: "email", Type: forms.TypeEmail, MapTo: "primarySigner.email"},
+	}}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if form, err = client.Forms.Publish(ctx, form.ExternalID); err != nil {
+		log.Fatal(err)
+	}
+	for i := 1; i <= 2; i++ { // two applicants post the public page
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		_ = mw.WriteField("name", fmt.Sprint("Applicant ", i))
+		_ = mw.WriteField("email", fmt.Sprintf("applicant%d@example.com", i))
+		_ = mw.Close()
+		req, _ := http.NewRequest(http.MethodPost, form.PublicURL, &body)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Accept", "application/json")
+		resp, err := s.Transport().RoundTrip(req)
+		if err != nil || resp.StatusCode != http.StatusCreated {
+			log.Fatalf("submit: %v %v", resp, err)
+		}
+		resp.Body.Close()
+	}
+	return client, form.ExternalID, s.Close
 }
