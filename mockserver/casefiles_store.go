@@ -14,6 +14,10 @@ type caseFileStore struct {
 	docs     map[string]*document // by documentId
 	nextCase int64
 	nextRow  int64 // signer and document row ids
+	// onAdd, when set, runs after add has stored a case file (outside the
+	// lock): the signing simulation activates the case file there, so a
+	// form submission and a Send job are activated by the same code.
+	onAdd func(*caseFile)
 }
 
 // caseFile is one case file. Fields Mock II needs (status changes, rounds,
@@ -32,6 +36,14 @@ type caseFile struct {
 	// Attachments are files uploaded through FILE fields of a form; they
 	// are listed by GET {Forms}/v1/casefiles/{id}/files and not signed.
 	Attachments []*attachment
+
+	// Signing simulation (signing.go). The simulation changes these (and
+	// Status, Updated, Activated) holding both the simulation lock and
+	// c.mu; readers hold c.mu.
+	Shared    bool      // in a shared folder: every user of the customer may read it
+	ExpireAt  time.Time // when a still unsigned case file expires; zero: never
+	Completed time.Time
+	expiry    *task
 }
 
 // signer is a signer of a case file.
@@ -43,6 +55,14 @@ type signer struct {
 	SignOrder int
 	Status    int // 0 new, 1 pending, 2 rejected, 3 deleted, 4 signed, 5 undeliverable
 	RequestID int64
+
+	// Signing simulation (signing.go).
+	Texts            emailTexts // email texts of the Send definition; empty: defaults
+	ReminderInterval int        // days between reminders; 0: none
+	Token            string     // secret of the signing link, assigned on activation
+	ActivatedAt      time.Time
+	SignedAt         time.Time
+	reminder         *task
 }
 
 // document is a document of a case file. Its content is produced on demand
@@ -54,6 +74,14 @@ type document struct {
 	Signable   bool
 	Format     string
 	render     func() ([]byte, error)
+
+	// Signing simulation (signing.go, pdf.go).
+	CaseFileID int64
+	Roles      []string // roles that sign it; empty: every signer
+	Status     int      // follows the case file: 0 new, 1 pending, 5 completed …
+	FileSize   int64    // size of the original, once known
+	origPath   string   // the uploaded original on disk (Send API); empty: render
+	signedPath string   // the signed PDF on disk, once completed
 }
 
 // attachment is a file uploaded through a FILE field.
@@ -85,7 +113,8 @@ func (s *Server) initCaseFiles() {
 
 // access answers a case file the user may see: 404 when it does not exist
 // or belongs to another customer, 403 when it belongs to another user of
-// the customer and u is not a super API user.
+// the customer, u is not a super API user and the case file is not in a
+// shared folder.
 func (c *caseFileStore) access(id int64, u *user) (*caseFile, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -93,17 +122,17 @@ func (c *caseFileStore) access(id int64, u *user) (*caseFile, error) {
 	if cf == nil || cf.CustomerID != u.CustomerID {
 		return nil, errNotFound("no case file %d", id)
 	}
-	if cf.UserID != u.ID && !u.SuperUser {
+	if cf.UserID != u.ID && !u.SuperUser && !cf.Shared {
 		return nil, errForbidden("case file %d belongs to another user", id)
 	}
 	return cf, nil
 }
 
 // add stores a new case file, assigning its id and the ids of its signers,
-// documents and attachments.
+// documents and attachments, then runs the onAdd hook (activation).
 func (c *caseFileStore) add(cf *caseFile) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	hook := c.onAdd
 	cf.ID = c.nextCase
 	c.nextCase++
 	for _, s := range cf.Signers {
@@ -114,6 +143,7 @@ func (c *caseFileStore) add(cf *caseFile) {
 		d.ID = c.nextRow
 		c.nextRow++
 		d.DocumentID = newUUID()
+		d.CaseFileID = cf.ID
 		c.docs[d.DocumentID] = d
 	}
 	for _, a := range cf.Attachments {
@@ -121,4 +151,8 @@ func (c *caseFileStore) add(cf *caseFile) {
 		c.nextRow++
 	}
 	c.files[cf.ID] = cf
+	c.mu.Unlock()
+	if hook != nil {
+		hook(cf)
+	}
 }

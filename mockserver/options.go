@@ -20,14 +20,15 @@ type Option func(*config)
 
 // config is the resolved set of options of one Server.
 type config struct {
-	manualClock  bool
-	start        time.Time
-	jobDelay     time.Duration
-	maxBodyBytes int64
-	maxFileBytes int64
-	journalSize  int
-	control      bool
-	baseURL      string
+	manualClock    bool
+	start          time.Time
+	jobDelay       time.Duration
+	maxBodyBytes   int64
+	maxFileBytes   int64
+	maxUploadBytes int64 // Send create requests; 0: DefaultMaxUploadBytes (send.go)
+	journalSize    int
+	control        bool
+	baseURL        string
 }
 
 func defaultConfig() config {

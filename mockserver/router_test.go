@@ -52,11 +52,11 @@ func TestControlOff(t *testing.T) {
 func TestOpenRouteInProtectedService(t *testing.T) {
 	t.Parallel()
 	s := newManual(t)
-	s.router.handleOpen(svcSend, http.MethodPost, "/api/v1/queue/public/status", func(w http.ResponseWriter, r *http.Request) error {
+	s.router.handleOpen(svcSend, http.MethodPost, "/api/v1/open-probe", func(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusOK, map[string]string{"ok": "yes"})
 		return nil
 	})
-	if st, b := call(t, s, "POST", "/send/api/v1/queue/public/status", "", nil, nil); st != 200 {
+	if st, b := call(t, s, "POST", "/send/api/v1/open-probe", "", nil, nil); st != 200 {
 		t.Fatalf("open route: %d %s", st, b)
 	}
 	if st, _ := call(t, s, "POST", "/send/api/v1/other", "", nil, nil); st != 401 {

@@ -29,6 +29,7 @@ type Server struct {
 	tokens   *tokenStore
 	forms    *formStore
 	cases    *caseFileStore
+	sign     *signingState      // Send jobs, signing simulation, events, emails (signing.go)
 	pages    *template.Template // public pages, parsed once per server
 
 	resetHooks []func() // run by Reset, in registration order
@@ -62,6 +63,7 @@ func (s *Server) initDomains() {
 	s.initAccounts()
 	s.initForms()
 	s.initCaseFiles()
+	s.initSigning()
 	s.initPublicPages()
 	if s.cfg.control {
 		s.initControl()
@@ -160,6 +162,7 @@ func (s *Server) Close() {
 			}
 		}
 		s.clock.close()
+		s.closeSigning()
 	})
 }
 

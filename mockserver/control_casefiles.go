@@ -1,0 +1,201 @@
+package mockserver
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Signer actions of POST /mock/casefiles/{id}/signers/{signerId}/{action}
+// and of SignerAction.
+const (
+	ActionRequestOpened = "request-opened" // the signer opened the request email: requestOpened
+	ActionOpen          = "open"           // the signer viewed the signing page: opened
+	ActionSign          = "sign"           // the signer signed: signed, then the next round or completion
+	ActionReject        = "reject"         // the signer rejected: signer rejected, then case file rejected
+	ActionBounce        = "bounce"         // the request email bounced temporarily: transientBounce
+	ActionUndeliverable = "undeliverable"  // emails cannot reach the signer: undeliverable, status 5
+	ActionDelete        = "delete"         // the signer was removed: deleted, then maybe the next round
+)
+
+// signerActionRule says in which signer statuses an action is allowed,
+// whether it needs the signer to have an email, the signer event it emits
+// and the signer status it sets (-1: unchanged).
+type signerActionRule struct {
+	from      []int
+	needEmail bool
+	event     string
+	to        int
+}
+
+func signerActionRules() map[string]signerActionRule {
+	active := []int{sgPending, sgUndeliverable}
+	return map[string]signerActionRule{
+		ActionRequestOpened: {from: active, needEmail: true, event: evSignerReqOpened, to: -1},
+		ActionOpen:          {from: active, event: evSignerOpened, to: -1},
+		ActionSign:          {from: active, event: evSignerSigned, to: sgSigned},
+		ActionReject:        {from: active, event: evSignerRejected, to: sgRejected},
+		ActionBounce:        {from: active, needEmail: true, event: evSignerBounce, to: -1},
+		ActionUndeliverable: {from: []int{sgPending}, needEmail: true, event: evSignerUndeliver, to: sgUndeliverable},
+		ActionDelete:        {from: []int{sgNew, sgPending, sgUndeliverable}, event: evSignerDeleted, to: sgDeleted},
+	}
+}
+
+// SignerAction performs an action of a signer of a case file, as the control
+// API does: one of the Action… constants. It takes effect, and its events
+// are in the event log, before it returns. An unknown case file, signer or
+// action is a 404 error; an action the current state does not allow is a
+// 409 error.
+func (s *Server) SignerAction(caseFileID, signerID int64, action string) error {
+	rule, ok := signerActionRules()[action]
+	if !ok {
+		return errNotFound("no signer action %q; actions: request-opened, open, sign, reject, bounce, undeliverable, delete", action)
+	}
+	s.sign.mu.Lock()
+	defer s.sign.mu.Unlock()
+	cf, sg := s.lookupSigner(caseFileID, signerID)
+	switch {
+	case cf == nil:
+		return errNotFound("no case file %d", caseFileID)
+	case sg == nil:
+		return errNotFound("case file %d has no signer %d", caseFileID, signerID)
+	case cf.Status != cfPending:
+		return errConflict("case file %d is %s: signer actions need a pending case file", cf.ID, caseFileStatusName(cf.Status))
+	case !slices.Contains(rule.from, sg.Status):
+		return errConflict("signer %d is %s: %s is not possible", sg.ID, signerStatusName(sg.Status), action)
+	case rule.needEmail && sg.Email == "":
+		return errConflict("signer %d has no email: %s is not possible", sg.ID, action)
+	}
+	now := s.Now()
+	if rule.to >= 0 {
+		s.clock.cancel(sg.reminder)
+		s.write(func() {
+			sg.Status, cf.Updated = rule.to, now
+			if rule.to == sgSigned {
+				sg.SignedAt = now
+			}
+		})
+	}
+	s.emitSigner(cf, sg, rule.event)
+	switch action {
+	case ActionReject:
+		s.cancelTimers(cf)
+		s.write(func() { cf.Status = cfRejected })
+		s.emitCaseFile(cf, evCaseFileRejected)
+	case ActionSign, ActionDelete:
+		s.progress(cf)
+	}
+	return nil
+}
+
+// ShareCaseFile puts a case file in the customer's shared folder (shared
+// true), where every user of the customer may read it, or takes it out.
+func (s *Server) ShareCaseFile(caseFileID int64, shared bool) error {
+	s.cases.mu.Lock()
+	defer s.cases.mu.Unlock()
+	cf := s.cases.files[caseFileID]
+	if cf == nil {
+		return errNotFound("no case file %d", caseFileID)
+	}
+	cf.Shared = shared
+	return nil
+}
+
+// pathID reads a positive integer path value.
+func pathID(r *http.Request, name string) (int64, error) {
+	n, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	if err != nil || n < 1 {
+		return 0, errNotFound("%s must be a positive integer", name)
+	}
+	return n, nil
+}
+
+// ctlSignerAction is POST /mock/casefiles/{id}/signers/{signerId}/{action}:
+// it answers the case file as the signing service shows it, after the
+// action took effect.
+func (s *Server) ctlSignerAction(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "casefileId")
+	if err != nil {
+		return err
+	}
+	sid, err := pathID(r, "signerId")
+	if err != nil {
+		return err
+	}
+	if err := s.SignerAction(id, sid, r.PathValue("action")); err != nil {
+		return err
+	}
+	return s.writeCaseFile(w, id)
+}
+
+// ctlSharedFolder is POST /mock/casefiles/{id}/shared-folder {"shared":bool}.
+func (s *Server) ctlSharedFolder(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "casefileId")
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Shared *bool `json:"shared"`
+	}
+	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+		return err
+	}
+	if body.Shared == nil {
+		var p problems
+		p.add("shared", "is required (true or false)")
+		return p.err()
+	}
+	if err := s.ShareCaseFile(id, *body.Shared); err != nil {
+		return err
+	}
+	return s.writeCaseFile(w, id)
+}
+
+// SetCaseFileExpiry sets when a case file that is still pending expires
+// (sign.casefile.expired, status 7); at must be in the future.
+func (s *Server) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
+	s.sign.mu.Lock()
+	defer s.sign.mu.Unlock()
+	cf, _ := s.lookupSigner(caseFileID, 0)
+	if cf == nil {
+		return errNotFound("no case file %d", caseFileID)
+	}
+	if !at.After(s.Now()) {
+		var p problems
+		p.add("expireAt", "must be in the future")
+		return p.err()
+	}
+	if cf.Status != cfPending && cf.Status != cfNew {
+		return errConflict("case file %d is %s: only a new or pending case file can expire", cf.ID, caseFileStatusName(cf.Status))
+	}
+	s.write(func() { cf.ExpireAt = at })
+	if cf.Status == cfPending {
+		s.scheduleExpiry(cf)
+	}
+	return nil
+}
+
+// ctlExpiry is POST /mock/casefiles/{id}/expiry {"expireAt":"<RFC 3339>"}.
+func (s *Server) ctlExpiry(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "casefileId")
+	if err != nil {
+		return err
+	}
+	var body struct {
+		ExpireAt string `json:"expireAt"`
+	}
+	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+		return err
+	}
+	at, err := time.Parse(time.RFC3339Nano, body.ExpireAt)
+	if err != nil {
+		var p problems
+		p.add("expireAt", "must be an RFC 3339 time")
+		return p.err()
+	}
+	if err := s.SetCaseFileExpiry(id, at); err != nil {
+		return err
+	}
+	return s.writeCaseFile(w, id)
+}

@@ -1,0 +1,91 @@
+package mockserver
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// maxEmails bounds the outbox; the oldest emails are dropped first.
+const maxEmails = 10_000
+
+// email is one message in the outbox, the shape of GET /mock/emails.
+type email struct {
+	To          string    `json:"to"`
+	Subject     string    `json:"subject"`
+	Text        string    `json:"text"`
+	SigningLink string    `json:"signingLink,omitempty"`
+	At          time.Time `json:"at"`
+}
+
+// emailTexts are the texts a Send definition gives a signer; an empty
+// field falls back to the default text.
+type emailTexts struct {
+	RequestSubject, RequestText     string
+	ReminderSubject, ReminderText   string
+	CompletedSubject, CompletedText string
+}
+
+// outbox holds every email the mock has "sent", oldest first.
+type outbox struct {
+	mu    sync.Mutex
+	items []email
+}
+
+func (o *outbox) reset() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.items = nil
+}
+
+// send puts an email in the outbox.
+func (o *outbox) send(e email) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.items = append(o.items, e)
+	if len(o.items) > maxEmails {
+		o.items = append([]email(nil), o.items[len(o.items)-maxEmails:]...)
+	}
+}
+
+// list answers a copy of the outbox, oldest first.
+func (o *outbox) list() []email {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]email{}, o.items...)
+}
+
+// sendEmail puts an email to one recipient in the outbox, dated now.
+// signingLink may be empty.
+func (s *Server) sendEmail(to, subject, text, signingLink string) {
+	s.sign.outbox.send(email{To: to, Subject: subject, Text: text, SigningLink: signingLink, At: s.Now().UTC()})
+}
+
+// ctlEmails is GET /mock/emails: {"items":[{"to","subject","text","signingLink","at"}]}.
+func (s *Server) ctlEmails(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]any{"items": s.sign.outbox.list()})
+	return nil
+}
+
+// signerEmail picks the subject and text of a signer's email of one kind
+// ("request", "reminder", "completed"): the signer's own texts where the
+// Send definition gave them, else defaults naming the case file and, for
+// requests and reminders, the signing link.
+func signerEmail(kind string, cf *caseFile, sg *signer, link string) (subject, text string) {
+	t := sg.Texts
+	switch kind {
+	case "reminder":
+		subject = cmpOr(t.ReminderSubject, "Reminder: please sign \""+cf.Title+"\"")
+		text = cmpOr(t.ReminderText, "Dear "+sg.Name+",\n\nthis is a reminder that \""+cf.Title+
+			"\" is waiting for your signature. Open the signing page to sign:\n"+link)
+	case "completed":
+		subject = cmpOr(t.CompletedSubject, "\""+cf.Title+"\" has been signed by everyone")
+		text = cmpOr(t.CompletedText, "Dear "+sg.Name+",\n\nevery signer has signed \""+cf.Title+
+			"\". The signed documents are ready:\n"+link)
+	default:
+		subject = cmpOr(t.RequestSubject, "Please sign \""+cf.Title+"\"")
+		text = cmpOr(t.RequestText, "Dear "+sg.Name+",\n\nyou are asked to sign \""+cf.Title+
+			"\". Open the signing page to read and sign the documents:\n"+link)
+	}
+	return subject, text
+}

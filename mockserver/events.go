@@ -1,0 +1,230 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// maxEvents bounds the event log; the oldest events are dropped first.
+// Listeners see every event when it is emitted, whatever the bound.
+const maxEvents = 100_000
+
+// eventTimeLayout is the date format of eventTime in event payloads.
+const eventTimeLayout = "2006-01-02 15:04:05.000000"
+
+// Event types the signing simulation emits (spec, Event types).
+const (
+	evCaseFileCompleted  = "sign.casefile.completed"
+	evCaseFileExpired    = "sign.casefile.expired"
+	evCaseFileFailed     = "sign.casefile.failed"
+	evCaseFileRejected   = "sign.casefile.rejected"
+	evSignerActivated    = "sign.signer.requestActivated"
+	evSignerRequestSent  = "sign.signer.requestSent"
+	evSignerReminderSent = "sign.signer.reminderSent"
+	evSignerReqOpened    = "sign.signer.requestOpened"
+	evSignerUndeliver    = "sign.signer.undeliverable"
+	evSignerOpened       = "sign.signer.opened"
+	evSignerRejected     = "sign.signer.rejected"
+	evSignerSigned       = "sign.signer.signed"
+	evSignerFinalized    = "sign.signer.finalized"
+	evSignerDeleted      = "sign.signer.deleted"
+	evSignerBounce       = "sign.signer.transientBounce"
+)
+
+// event is one entry of the event log: what the webhook delivery engine
+// sends, once per subscription that lists Type.
+type event struct {
+	Seq        int64     // position in the server's log, from 1, never reused (not even by reset)
+	ID         string    // UUID: the X-Event-Id of every delivery attempt
+	Type       string    // X-Event-Type, e.g. "sign.signer.signed"
+	CustomerID int64     // whose subscriptions receive it
+	CaseFileID int64     // 0 when the event concerns no case file (the test event)
+	At         time.Time // mock time of emission
+	Body       []byte    // the JSON body, exactly as delivered
+}
+
+// eventTime is the eventTime object of a payload.
+type eventTime struct {
+	Date         string `json:"date"`
+	TimezoneType int    `json:"timezone_type"`
+	Timezone     string `json:"timezone"`
+}
+
+func newEventTime(t time.Time) eventTime {
+	return eventTime{Date: t.UTC().Format(eventTimeLayout), TimezoneType: 3, Timezone: "UTC"}
+}
+
+// eventBody is the JSON body of an event; its field order is the spec's.
+type eventBody struct {
+	Topic     string    `json:"topic"`
+	EventType string    `json:"eventType"`
+	EventTime eventTime `json:"eventTime"`
+	Payload   any       `json:"payload"`
+}
+
+// caseFileRef is {id, status} of a case file in a payload.
+type caseFileRef struct {
+	ID     int64 `json:"id"`
+	Status int   `json:"status"`
+}
+
+// signerPayload is the payload of a signer event.
+type signerPayload struct {
+	ID       int64       `json:"id"`
+	CaseFile caseFileRef `json:"caseFile"`
+}
+
+// eventLog is the ordered log of every customer's events. Emitting appends
+// an event and calls the listeners synchronously, in log order.
+type eventLog struct {
+	notifyMu  sync.Mutex // held while an event is appended and its listeners run
+	mu        sync.Mutex // guards events, seq, listeners
+	events    []*event
+	seq       int64
+	listeners map[int64]func(*event)
+	nextID    int64
+}
+
+func newEventLog() *eventLog { return &eventLog{listeners: map[int64]func(*event){}} }
+
+// reset forgets every event; listeners stay, and sequence numbers keep
+// growing so that a consumer's position stays meaningful.
+func (l *eventLog) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = nil
+}
+
+// subscribe registers fn to be called with each event as it is emitted, in
+// log order, on the emitter's goroutine while the emitter holds its locks.
+// fn must return quickly and must not emit events or call into the case
+// file store or the signing simulation: start slow work with s.clock.go_.
+// The returned function removes the listener.
+func (l *eventLog) subscribe(fn func(*event)) (cancel func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.nextID++
+	id := l.nextID
+	l.listeners[id] = fn
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		delete(l.listeners, id)
+	}
+}
+
+// emit appends an event with the given type and payload for a customer and
+// notifies the listeners. The topic and eventType of the body come from
+// typ ("sign.signer.signed" → "signer", "signed").
+func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, payload any) *event {
+	parts := strings.Split(typ, ".")
+	topic, short := typ, typ
+	if len(parts) == 3 {
+		topic, short = parts[1], parts[2]
+	}
+	body, err := json.Marshal(eventBody{Topic: topic, EventType: short, EventTime: newEventTime(at), Payload: payload})
+	if err != nil { // payloads are plain structs and strings; this cannot happen
+		body = []byte(`{}`)
+	}
+	ev := &event{ID: newUUID(), Type: typ, CustomerID: customerID, CaseFileID: caseFileID, At: at, Body: body}
+	l.notifyMu.Lock()
+	defer l.notifyMu.Unlock()
+	l.mu.Lock()
+	l.seq++
+	ev.Seq = l.seq
+	l.events = append(l.events, ev)
+	if len(l.events) > maxEvents {
+		l.events = append([]*event(nil), l.events[len(l.events)-maxEvents:]...)
+	}
+	fns := make([]func(*event), 0, len(l.listeners))
+	for _, id := range slices.Sorted(maps.Keys(l.listeners)) {
+		fns = append(fns, l.listeners[id])
+	}
+	l.mu.Unlock()
+	for _, fn := range fns {
+		fn(ev)
+	}
+	return ev
+}
+
+// since answers the events of a customer (0: every customer) with a
+// sequence number above after, oldest first.
+func (l *eventLog) since(customerID, after int64) []*event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []*event
+	for _, ev := range l.events {
+		if ev.Seq > after && (customerID == 0 || ev.CustomerID == customerID) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// forCaseFile answers the types of a case file's events, oldest first.
+func (l *eventLog) forCaseFile(caseFileID int64) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, ev := range l.events {
+		if ev.CaseFileID == caseFileID {
+			out = append(out, ev.Type)
+		}
+	}
+	return out
+}
+
+// emitCaseFile emits a case file event with payload {id, status}.
+func (s *Server) emitCaseFile(cf *caseFile, typ string) {
+	s.sign.events.emit(cf.CustomerID, cf.ID, typ, s.Now(), caseFileRef{ID: cf.ID, Status: cf.Status})
+}
+
+// emitSigner emits a signer event with payload {id, caseFile:{id, status}}.
+func (s *Server) emitSigner(cf *caseFile, sg *signer, typ string) {
+	s.sign.events.emit(cf.CustomerID, cf.ID, typ, s.Now(),
+		signerPayload{ID: sg.ID, CaseFile: caseFileRef{ID: cf.ID, Status: cf.Status}})
+}
+
+// eventJSON is an event as GET /mock/events lists it.
+type eventJSON struct {
+	Seq        int64           `json:"seq"`
+	EventID    string          `json:"eventId"`
+	EventType  string          `json:"eventType"`
+	CustomerID int64           `json:"customerId"`
+	CaseFileID int64           `json:"caseFileId,omitempty"`
+	At         time.Time       `json:"at"`
+	Body       json.RawMessage `json:"body"`
+}
+
+// ctlEvents is GET /mock/events[?customerId=n][&after=seq]: the event log.
+func (s *Server) ctlEvents(w http.ResponseWriter, r *http.Request) error {
+	var p problems
+	num := func(name string) int64 {
+		v := r.URL.Query().Get(name)
+		if v == "" {
+			return 0
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			p.add(name, "must be a non-negative integer")
+		}
+		return n
+	}
+	cust, after := num("customerId"), num("after")
+	if err := p.err(); err != nil {
+		return err
+	}
+	items := []eventJSON{}
+	for _, ev := range s.sign.events.since(cust, after) {
+		items = append(items, eventJSON{Seq: ev.Seq, EventID: ev.ID, EventType: ev.Type, CustomerID: ev.CustomerID,
+			CaseFileID: ev.CaseFileID, At: ev.At.UTC(), Body: ev.Body})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"items": items})
+	return nil
+}

@@ -1,0 +1,171 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sndStep is one step of a scenario: a signer action through the control
+// API or the signing page, or a move of the clock; want lists the events
+// the step must emit, exactly and in order.
+type sndStep struct {
+	signer  string
+	action  string // a control action, or page-open, page-sign, page-reject
+	advance time.Duration
+	status  int // expected HTTP status of the action; 0 means 200
+	want    []string
+}
+
+// sndDo runs one step and answers the HTTP status of its action.
+func sndDo(t *testing.T, s *Server, id int64, links map[string]string, st sndStep) int {
+	t.Helper()
+	if st.advance > 0 {
+		s.Advance(st.advance)
+		return http.StatusOK
+	}
+	link := strings.TrimPrefix(links[st.signer], s.URL())
+	switch st.action {
+	case "page-open":
+		code, _ := call(t, s, "GET", link, "", nil, nil)
+		return code
+	case "page-sign", "page-reject":
+		form := url.Values{"action": {strings.TrimPrefix(st.action, "page-")}}
+		req, err := http.NewRequest("POST", s.URL()+link, strings.NewReader(form.Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		code, _ := do(t, s, req, nil)
+		return code
+	}
+	path := fmt.Sprintf("/mock/casefiles/%d/signers/%d/%s", id, sndSignerID(t, s, id, st.signer), st.action)
+	code, _ := call(t, s, "POST", path, "", nil, nil)
+	return code
+}
+
+func TestSigningScenarios(t *testing.T) {
+	t.Parallel()
+	reminding := sndCase("Ann:ann@example.com")
+	reminding["signers"].([]any)[0].(map[string]any)["reminderInterval"] = 1
+	expiring := sndCase("Ann:ann@example.com")
+	expiring["expireAt"] = epoch.Add(2 * day).Format(time.RFC3339)
+	tests := []struct {
+		name       string
+		cf         map[string]any
+		activation []string
+		steps      []sndStep
+		status     int // case file status at the end
+		emails     int // emails in the outbox at the end
+	}{
+		{name: "one signer", cf: sndCase("Ann:ann@example.com"),
+			activation: []string{"signer.requestActivated:Ann", "signer.requestSent:Ann"},
+			steps: []sndStep{{signer: "Ann", action: "sign",
+				want: []string{"signer.signed:Ann", "casefile.completed", "signer.finalized:Ann"}}},
+			status: cfCompleted, emails: 2},
+		{name: "two signers in rounds 0 and 1", cf: sndCase("Ann:ann@example.com:0", "Bob:bob@example.com:1"),
+			activation: []string{"signer.requestActivated:Ann", "signer.requestSent:Ann"},
+			steps: []sndStep{
+				{signer: "Bob", action: "sign", status: http.StatusConflict},
+				{signer: "Ann", action: "sign", want: []string{"signer.signed:Ann", "signer.requestActivated:Bob", "signer.requestSent:Bob"}},
+				{signer: "Bob", action: "sign", want: []string{"signer.signed:Bob", "casefile.completed",
+					"signer.finalized:Ann", "signer.finalized:Bob"}}},
+			status: cfCompleted, emails: 4},
+		{name: "two signers in the same round", cf: sndCase("Ann:ann@example.com", "Bob:bob@example.com"),
+			activation: []string{"signer.requestActivated:Ann", "signer.requestSent:Ann",
+				"signer.requestActivated:Bob", "signer.requestSent:Bob"},
+			steps: []sndStep{
+				{signer: "Bob", action: "sign", want: []string{"signer.signed:Bob"}},
+				{signer: "Ann", action: "sign", want: []string{"signer.signed:Ann", "casefile.completed",
+					"signer.finalized:Ann", "signer.finalized:Bob"}}},
+			status: cfCompleted, emails: 4},
+		{name: "rejection mid-round", cf: sndCase("Ann:ann@example.com:0", "Bob:bob@example.com:0", "Cy:cy@example.com:1"),
+			activation: []string{"signer.requestActivated:Ann", "signer.requestSent:Ann",
+				"signer.requestActivated:Bob", "signer.requestSent:Bob"},
+			steps: []sndStep{
+				{signer: "Ann", action: "sign", want: []string{"signer.signed:Ann"}},
+				{signer: "Bob", action: "reject", want: []string{"signer.rejected:Bob", "casefile.rejected"}},
+				{signer: "Cy", action: "sign", status: http.StatusConflict},
+				{advance: 30 * day}},
+			status: cfRejected, emails: 2},
+		{name: "signer without email signs on the signing page", cf: sndCase("Ann:-"),
+			activation: []string{"signer.requestActivated:Ann"},
+			steps: []sndStep{
+				{signer: "Ann", action: "page-open", want: []string{"signer.opened:Ann"}},
+				{signer: "Ann", action: "bounce", status: http.StatusConflict},
+				{signer: "Ann", action: "page-sign", want: []string{"signer.signed:Ann", "casefile.completed", "signer.finalized:Ann"}}},
+			status: cfCompleted, emails: 0},
+		{name: "reminders over 3 days with interval 1", cf: reminding,
+			activation: []string{"signer.requestActivated:Ann", "signer.requestSent:Ann"},
+			steps: []sndStep{
+				{advance: 3 * day, want: []string{"signer.reminderSent:Ann", "signer.reminderSent:Ann", "signer.reminderSent:Ann"}},
+				{signer: "Ann", action: "sign", want: []string{"signer.signed:Ann", "casefile.completed", "signer.finalized:Ann"}},
+				{advance: 5 * day}},
+			status: cfCompleted, emails: 5},
+		{name: "expiry", cf: expiring,
+			activation: []string{"signer.requestActivated:Ann", "signer.requestSent:Ann"},
+			steps: []sndStep{
+				{advance: 2*day - 2*time.Second},
+				{advance: time.Second, want: []string{"casefile.expired"}},
+				{signer: "Ann", action: "sign", status: http.StatusConflict}},
+			status: cfExpired, emails: 1},
+		{name: "email events, undeliverable, then signing", cf: sndCase("Ann:ann@example.com"),
+			activation: []string{"signer.requestActivated:Ann", "signer.requestSent:Ann"},
+			steps: []sndStep{
+				{signer: "Ann", action: "request-opened", want: []string{"signer.requestOpened:Ann"}},
+				{signer: "Ann", action: "open", want: []string{"signer.opened:Ann"}},
+				{signer: "Ann", action: "bounce", want: []string{"signer.transientBounce:Ann"}},
+				{signer: "Ann", action: "undeliverable", want: []string{"signer.undeliverable:Ann"}},
+				{signer: "Ann", action: "undeliverable", status: http.StatusConflict},
+				{signer: "Ann", action: "sign", want: []string{"signer.signed:Ann", "casefile.completed", "signer.finalized:Ann"}},
+				{signer: "Ann", action: "open", status: http.StatusConflict}},
+			status: cfCompleted, emails: 2},
+		{name: "deleting a signer closes the round", cf: sndCase("Ann:ann@example.com:0", "Bob:bob@example.com:0", "Cy:-:1"),
+			activation: []string{"signer.requestActivated:Ann", "signer.requestSent:Ann",
+				"signer.requestActivated:Bob", "signer.requestSent:Bob"},
+			steps: []sndStep{
+				{signer: "Ann", action: "sign", want: []string{"signer.signed:Ann"}},
+				{signer: "Bob", action: "delete", want: []string{"signer.deleted:Bob", "signer.requestActivated:Cy"}},
+				{signer: "Cy", action: "page-reject", want: []string{"signer.rejected:Cy", "casefile.rejected"}}},
+			status: cfRejected, emails: 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, tok, file := sndServer(t)
+			id, list := sndRun(t, s, tok, tc.cf, file)
+			links := map[string]string{}
+			for _, l := range list {
+				links[l.Name] = l.SigningLink
+			}
+			seen := sndEvents(t, s, id)
+			if !slices.Equal(seen, tc.activation) {
+				t.Fatalf("activation events = %q, want %q", seen, tc.activation)
+			}
+			for i, st := range tc.steps {
+				code := sndDo(t, s, id, links, st)
+				if want := max(st.status, http.StatusOK); code != want {
+					t.Fatalf("step %d (%s %s): status %d, want %d", i, st.signer, st.action, code, want)
+				}
+				all := sndEvents(t, s, id)
+				if got := all[len(seen):]; !slices.Equal(got, st.want) && (len(got) > 0 || len(st.want) > 0) {
+					t.Fatalf("step %d (%s %s %v): events %q, want %q", i, st.signer, st.action, st.advance, got, st.want)
+				}
+				seen = all
+			}
+			s.cases.mu.RLock()
+			status := s.cases.files[id].Status
+			s.cases.mu.RUnlock()
+			if status != tc.status {
+				t.Errorf("case file status %d, want %d", status, tc.status)
+			}
+			if n := len(s.sign.outbox.list()); n != tc.emails {
+				t.Errorf("%d emails, want %d: %+v", n, tc.emails, s.sign.outbox.list())
+			}
+		})
+	}
+}
