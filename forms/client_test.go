@@ -154,17 +154,17 @@ func TestCreateRequestRefusesBeforeSending(t *testing.T) {
 		{"nil request", nil, nil, []forms.Problem{{Field: "answers", Message: "is empty"}}},
 		{"no answers", &forms.PrefillRequest{}, nil, []forms.Problem{{Field: "answers", Message: "is empty"}}},
 		{"empty key", &forms.PrefillRequest{Answers: map[string]forms.PrefillAnswer{"": {}}}, nil,
-			[]forms.Problem{{Field: `answers[""]`, Message: "field name is empty"}}},
+			[]forms.Problem{{Field: "answers", Message: "has an empty field name"}}},
 		{"keys that are not field names", &forms.PrefillRequest{Answers: map[string]forms.PrefillAnswer{
 			"email": {Value: "a@example.com"}, "Email": {}, "phone": {}}}, form,
 			[]forms.Problem{
-				{Field: `answers["Email"]`, Message: "names no field of the form"},
-				{Field: `answers["phone"]`, Message: "names no field of the form"},
+				{Field: "answers.Email", Message: "names no field of the form"},
+				{Field: "answers.phone", Message: "names no field of the form"},
 			}},
 		{"file and HTML fields", &forms.PrefillRequest{Answers: map[string]forms.PrefillAnswer{"id": {}, "review": {}}}, form,
 			[]forms.Problem{
-				{Field: `answers["id"]`, Message: "a FILE field cannot be prefilled"},
-				{Field: `answers["review"]`, Message: "a HTML field cannot be prefilled"},
+				{Field: "answers.id", Message: "a FILE field cannot be prefilled"},
+				{Field: "answers.review", Message: "a HTML field cannot be prefilled"},
 			}},
 	}
 	for _, tc := range cases {

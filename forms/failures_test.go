@@ -120,19 +120,7 @@ func TestFailurePaths(t *testing.T) {
 // renewing the token once, 404, 422 with details, 500, a malformed answer
 // and a cancelled context.
 func runFailurePaths(t *testing.T, c apiCall) {
-	t.Run("401 renews the token once", func(t *testing.T) {
-		e := newEnv(t)
-		rec := e.handle(c.method, c.path, func(_ *http.Request, n int) (*http.Response, error) {
-			if n == 1 {
-				return jsonResponse(401, `{"statusCode":401,"error":"unauthorized","message":"token expired"}`), nil
-			}
-			return jsonResponse(c.status, c.body), nil
-		})
-		require.NoError(t, c.do(ctx(t), e.client))
-		assert.Equal(t, 2, rec.count())
-		assert.Equal(t, int32(2), e.tokens.Load(), "token requests")
-		assert.Equal(t, "Bearer tok-2", rec.last().Auth)
-	})
+	t.Run("401 renews the token once", func(t *testing.T) { renewsOn401(t, c) })
 	t.Run("404", func(t *testing.T) {
 		e := newEnv(t)
 		e.reply(c.method, c.path, 404, `{"statusCode":404,"error":"not_found","message":"no such form"}`)
@@ -184,4 +172,20 @@ func runFailurePaths(t *testing.T, c apiCall) {
 		require.ErrorIs(t, c.do(cctx, e.client), context.Canceled)
 		assert.Equal(t, 0, rec.count())
 	})
+}
+
+// renewsOn401 answers the first attempt 401 and checks that the call
+// succeeds with a second token.
+func renewsOn401(t *testing.T, c apiCall) {
+	e := newEnv(t)
+	rec := e.handle(c.method, c.path, func(_ *http.Request, n int) (*http.Response, error) {
+		if n == 1 {
+			return jsonResponse(401, `{"statusCode":401,"error":"unauthorized","message":"token expired"}`), nil
+		}
+		return jsonResponse(c.status, c.body), nil
+	})
+	require.NoError(t, c.do(ctx(t), e.client))
+	assert.Equal(t, 2, rec.count())
+	assert.Equal(t, int32(2), e.tokens.Load(), "token requests")
+	assert.Equal(t, "Bearer tok-2", rec.last().Auth)
 }

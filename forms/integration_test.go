@@ -121,26 +121,7 @@ func TestIntegrationFormLifecycle(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	assert.Contains(t, page, `name="email"`)
 
-	// Update: a new draft version while the live one keeps serving.
-	v2 := onboarding()
-	v2.Sections[0].Fields = append(v2.Sections[0].Fields, forms.Field{Name: "phone", Label: "Phone", Type: forms.TypePhone})
-	draft, err := fc.Update(ctx(t), form.ExternalID, v2)
-	require.NoError(t, err)
-	assert.Greater(t, draft.Version, live.Version)
-	got, err := fc.Get(ctx(t), form.ExternalID)
-	require.NoError(t, err)
-	assert.Equal(t, forms.StatusActive, got.Status)
-	assert.Equal(t, live.Version, got.Version)
-	_, page = user.open(live.PublicURL)
-	assert.NotContains(t, page, `name="phone"`, "the live version still serves")
-
-	// Publish again: the new version is live.
-	live, err = fc.Publish(ctx(t), form.ExternalID)
-	require.NoError(t, err)
-	assert.Equal(t, draft.Version, live.Version)
-	_, page = user.open(live.PublicURL)
-	assert.Contains(t, page, `name="phone"`)
-
+	live = updateAndRepublish(t, fc, user, live)
 	submitThroughPrefilledLink(t, fc, user, live)
 	readSubmissions(t, fc, live)
 
@@ -154,6 +135,32 @@ func TestIntegrationFormLifecycle(t *testing.T) {
 	subs, err := fc.ListSubmissions(ctx(t), form.ExternalID, nil)
 	require.NoError(t, err)
 	assert.Len(t, subs, 1)
+}
+
+// updateAndRepublish adds a field: a new draft version, while the live
+// version keeps serving until it is published.
+func updateAndRepublish(t *testing.T, fc *forms.Client, user endUser, live *forms.Form) *forms.Form {
+	t.Helper()
+	form := live
+	v2 := onboarding()
+	v2.Sections[0].Fields = append(v2.Sections[0].Fields, forms.Field{Name: "phone", Label: "Phone", Type: forms.TypePhone})
+	draft, err := fc.Update(ctx(t), form.ExternalID, v2)
+	require.NoError(t, err)
+	assert.Greater(t, draft.Version, live.Version)
+	got, err := fc.Get(ctx(t), form.ExternalID)
+	require.NoError(t, err)
+	assert.Equal(t, forms.StatusActive, got.Status)
+	assert.Equal(t, live.Version, got.Version)
+	_, page := user.open(live.PublicURL)
+	assert.NotContains(t, page, `name="phone"`, "the live version still serves")
+
+	// Publish again: the new version is live.
+	live, err = fc.Publish(ctx(t), form.ExternalID)
+	require.NoError(t, err)
+	assert.Equal(t, draft.Version, live.Version)
+	_, page = user.open(live.PublicURL)
+	assert.Contains(t, page, `name="phone"`)
+	return live
 }
 
 // submitThroughPrefilledLink prefills the email, locked, and submits as a

@@ -41,7 +41,7 @@ func (r *PrefillRequest) problems() []Problem {
 		return []Problem{{"answers", "is empty"}}
 	}
 	if _, ok := r.Answers[""]; ok {
-		return []Problem{{`answers[""]`, "field name is empty"}}
+		return []Problem{{"answers", "has an empty field name"}}
 	}
 	return nil
 }
@@ -69,7 +69,7 @@ func (r *PrefillRequest) ValidateFor(f *Form) error {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		path := fmt.Sprintf("answers[%q]", k)
+		path := "answers." + k
 		switch t, ok := types[k]; {
 		case !ok:
 			ps = append(ps, Problem{path, "names no field of the form"})

@@ -15,7 +15,7 @@ import (
 type Problem struct {
 	// Field is the path of the offending value, in the style of the
 	// service's error details: "sections[1].fields[0].name",
-	// "caseFileTitleTemplate", `answers["email"]`, "Limit".
+	// "caseFileTitleTemplate", "answers.email", "Limit".
 	Field string
 	// Message says what is wrong, for example "is required".
 	Message string
@@ -73,8 +73,11 @@ var titleMergeFields = []string{"formName", "primarySigner.name", "primarySigner
 //
 //   - every field has a name, and no two fields share one;
 //   - every field has a known type (TypeText … TypeFile);
-//   - a CHOICE field has at least one option;
-//   - a field mapped to a property ending in ".email" has type EMAIL;
+//   - a CHOICE field has at least one option; every option has a value,
+//     and no two options of a field share one;
+//   - a field mapped to a property ending in ".email" has type EMAIL, and
+//     no two fields map to the same property;
+//   - no two sections share a non-empty slug;
 //   - a condition has rules, each with operator EQUALS, referencing an
 //     earlier field: for a section condition, a field of an earlier
 //     section; for a field condition, a field declared before it;
@@ -90,7 +93,8 @@ func (f *Form) Validate() error {
 	if f == nil {
 		return invalid("form", Problem{"form", "is nil"})
 	}
-	v := &validator{all: map[string]bool{}, declared: map[string]position{}}
+	v := &validator{all: map[string]bool{}, declared: map[string]position{}, mapped: map[string]position{}}
+	slugs := map[string]int{}
 	for _, s := range f.Sections {
 		for _, fd := range s.Fields {
 			v.all[fd.Name] = true
@@ -98,6 +102,11 @@ func (f *Form) Validate() error {
 	}
 	v.checkTitle(f.CaseFileTitleTemplate)
 	for i := range f.Sections {
+		if first, dup := slugs[f.Sections[i].Slug]; dup && f.Sections[i].Slug != "" {
+			v.add(fmt.Sprintf("sections[%d].slug", i), "duplicate section slug %q, first used at sections[%d]", f.Sections[i].Slug, first)
+		} else {
+			slugs[f.Sections[i].Slug] = i
+		}
 		v.checkSection(i, &f.Sections[i])
 	}
 	return invalid("form", v.problems...)
@@ -114,6 +123,7 @@ func (p position) String() string {
 type validator struct {
 	all      map[string]bool     // every field name of the form
 	declared map[string]position // names declared so far
+	mapped   map[string]position // mapTo targets used so far
 	problems []Problem
 }
 
@@ -163,8 +173,14 @@ func (v *validator) checkField(pos position, fd *Field) {
 	case fd.Type == TypeChoice && len(fd.Options) == 0:
 		v.add(path+".options", "a CHOICE field needs at least one option")
 	}
+	v.checkOptions(path+".options", fd.Options)
 	if strings.HasSuffix(fd.MapTo, ".email") && fd.Type != TypeEmail {
 		v.add(path+".type", "must be EMAIL for a field mapped to %q, not %q", fd.MapTo, fd.Type)
+	}
+	if first, dup := v.mapped[fd.MapTo]; fd.MapTo != "" && dup {
+		v.add(path+".mapTo", "%q is already mapped by %s", fd.MapTo, first)
+	} else if fd.MapTo != "" {
+		v.mapped[fd.MapTo] = pos
 	}
 	v.checkCondition(path+".condition", fd.Condition, func(name string) string {
 		if _, ok := v.declared[name]; ok {
@@ -212,6 +228,20 @@ func (v *validator) checkContent(path string, section int, content string) {
 			continue
 		}
 		v.add(path, "merge field {{%s}} names no field of an earlier section", m[1])
+	}
+}
+
+// checkOptions reports options without a value and repeated values.
+func (v *validator) checkOptions(path string, opts []Option) {
+	seen := map[string]bool{}
+	for k, o := range opts {
+		switch {
+		case o.Value == "":
+			v.add(fmt.Sprintf("%s[%d].value", path, k), "is required")
+		case seen[o.Value]:
+			v.add(fmt.Sprintf("%s[%d].value", path, k), "duplicate option value %q", o.Value)
+		}
+		seen[o.Value] = true
 	}
 }
 
