@@ -1,0 +1,178 @@
+package webhooks_test
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/signkit/signkit-go/webhooks"
+)
+
+// benchBody is a signer event padded to exactly 1 KiB with the kind of fields
+// a richer payload carries (text, numbers, nested objects, an array).
+func benchBody(tb testing.TB) []byte {
+	const head = `{"topic":"signer","eventType":"signed","eventTime":{"date":"2026-11-22 10:00:00.123456","timezone_type":3,"timezone":"UTC"},` +
+		`"payload":{"id":90817,"caseFile":{"id":531,"status":1},"name":"Jane Q. Example","email":"jane.example@example.com",` +
+		`"role":"signer","signOrder":2,"signedAt":1763805599,"documents":[{"id":1,"title":"Service agreement 2026"},{"id":2,"title":"Annex A: prices"}],` +
+		`"note":"`
+	const tail = `"}}`
+	n := 1024 - len(head) - len(tail)
+	if n < 0 {
+		tb.Fatal("head too long")
+	}
+	pad := strings.Repeat("Signed on behalf of the company, see annex. ", n/44+1)[:n]
+	b := []byte(head + pad + tail)
+	if len(b) != 1024 {
+		tb.Fatalf("body is %d bytes", len(b))
+	}
+	return b
+}
+
+func benchRequest(tb testing.TB) (http.Header, []byte) {
+	body := benchBody(tb)
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Event-Id", vecID)
+	h.Set("X-Event-Type", string(webhooks.SignerSigned))
+	h.Set("X-Event-Signature", webhooks.Sign(vecSecret, time.Unix(vecUnix, 0), h, body))
+	return h, body
+}
+
+// floorVerify is the least a verifier must do: one HMAC-SHA256 over the same
+// bytes, a hex decode of v1 and a constant-time comparison.
+func floorVerify(prefix, body []byte, v1 string) bool {
+	m := hmac.New(sha256.New, []byte(vecSecret))
+	m.Write(prefix)
+	m.Write(body)
+	var sum, want [sha256.Size]byte
+	m.Sum(sum[:0])
+	for i := range want {
+		want[i] = fromHex(v1[2*i])<<4 | fromHex(v1[2*i+1])
+	}
+	return hmac.Equal(sum[:], want[:])
+}
+
+func fromHex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
+func floorPrefix() []byte {
+	return []byte("1763805600.content-type x-event-id x-event-type.application/json." + vecID + "." + string(webhooks.SignerSigned) + ".")
+}
+
+func benchFloor(b *testing.B, h http.Header, body []byte) {
+	sig := h.Get("X-Event-Signature")
+	v1 := sig[strings.Index(sig, "v1=")+3:]
+	prefix := floorPrefix()
+	if !floorVerify(prefix, body, v1) {
+		b.Fatal("floor does not verify")
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if !floorVerify(prefix, body, v1) {
+			b.Fatal("mismatch")
+		}
+	}
+}
+
+func benchVerify(b *testing.B, v *webhooks.Verifier, h http.Header, body []byte, setID func(int)) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	i := 0
+	for b.Loop() {
+		if setID != nil {
+			setID(i)
+			i++
+		}
+		if _, err := v.Verify(ctx, h, body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFloor is the HMAC floor alone.
+func BenchmarkFloor(b *testing.B) {
+	h, body := benchRequest(b)
+	benchFloor(b, h, body)
+}
+
+// BenchmarkVerify measures Verify of a 1 KiB body without replay checks. It
+// then runs the floor (see floorVerify) as many times with the timer stopped
+// and reports Verify's time as a multiple of the floor's (x-floor; goal: at
+// most 1.3) besides the allocations (goal: at most 2 per verify).
+func BenchmarkVerify(b *testing.B) {
+	h, body := benchRequest(b)
+	v := newVerifier(b, webhooks.WithDedup(nil))
+	benchVerify(b, v, h, body, nil)
+	b.StopTimer()
+	sig := h.Get("X-Event-Signature")
+	v1 := sig[strings.Index(sig, "v1=")+3:]
+	prefix := floorPrefix()
+	start := time.Now()
+	for range b.N {
+		if !floorVerify(prefix, body, v1) {
+			b.Fatal("floor does not verify")
+		}
+	}
+	floor := float64(time.Since(start).Nanoseconds()) / float64(b.N)
+	verify := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(floor, "floor-ns/op")
+	b.ReportMetric(verify/floor, "x-floor")
+}
+
+// BenchmarkVerifyMemoryDedup is Verify with the default memory store: every
+// iteration is a new event id, signed ahead of the loop.
+func BenchmarkVerifyMemoryDedup(b *testing.B) {
+	_, body := benchRequest(b)
+	const n = 4096
+	headers := make([]http.Header, n)
+	for i := range headers {
+		h := http.Header{}
+		h.Set("Content-Type", "application/json")
+		h.Set("X-Event-Id", vecID[:len(vecID)-4]+strings.Repeat("0", 4-len(itoa(i)))+itoa(i))
+		h.Set("X-Event-Type", string(webhooks.SignerSigned))
+		h.Set("X-Event-Signature", webhooks.Sign(vecSecret, time.Unix(vecUnix, 0), h, body))
+		headers[i] = h
+	}
+	ctx := context.Background()
+	var v *webhooks.Verifier
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	i := 0
+	for b.Loop() {
+		if i%n == 0 {
+			b.StopTimer()
+			v = newVerifier(b) // a fresh store, so that every id is new
+			b.StartTimer()
+		}
+		if _, err := v.Verify(ctx, headers[i%n], body); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	n := len(buf)
+	for ; i > 0; i /= 10 {
+		n--
+		buf[n] = byte('0' + i%10)
+	}
+	return string(buf[n:])
+}

@@ -1,0 +1,408 @@
+package webhooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// eventBox holds an Event and the references it points to, so that decoding
+// allocates once.
+type eventBox struct {
+	ev     Event
+	cf     CaseFileRef
+	signer SignerRef
+}
+
+// span marks a value in the body; end 0 means absent.
+type span struct{ start, end int }
+
+// decodeEvent decodes body into an Event with the given id and type.
+func decodeEvent(id string, typ EventType, body []byte) (*Event, error) {
+	box := new(eventBox)
+	ev := &box.ev
+	ev.ID, ev.Type, ev.Raw = id, typ, json.RawMessage(body)
+	if err := box.decode(body); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
+	}
+	return ev, nil
+}
+
+func (box *eventBox) decode(body []byte) error {
+	s := scanner{b: body}
+	if s.peek() != '{' {
+		return errNotObject
+	}
+	ev := &box.ev
+	var evTime, payload span
+	var kind string // the topic the payload was decoded for
+	err := s.object(1, func(name []byte, esc bool) error {
+		k, err := key(name, esc)
+		if err != nil {
+			return err
+		}
+		switch string(k) {
+		case "topic":
+			return s.stringInto(&ev.Topic)
+		case "eventType":
+			return s.stringInto(&ev.EventType)
+		case "eventTime":
+			return s.record(&evTime)
+		case "payload":
+			return box.payloadAt(&s, &payload, &kind)
+		}
+		return s.value(1)
+	})
+	if err != nil {
+		return err
+	}
+	if s.peek() != 0 {
+		return errTrailing
+	}
+	if evTime.end > 0 {
+		if err := box.decodeTime(body[evTime.start:evTime.end]); err != nil {
+			return err
+		}
+	}
+	if payload.end > 0 && box.topic() != kind {
+		// A topic that followed the payload tells otherwise: decode again.
+		box.ev.CaseFile, box.ev.Signer, box.ev.Message = nil, nil, ""
+		box.cf, box.signer = CaseFileRef{}, SignerRef{}
+		s := scanner{b: body[payload.start:payload.end]}
+		return box.decodePayload(&s, box.topic())
+	}
+	return nil
+}
+
+// topic is the body's topic, or else the one in the event type.
+func (box *eventBox) topic() string {
+	if box.ev.Topic != "" {
+		return box.ev.Topic
+	}
+	return box.ev.Type.Topic()
+}
+
+// payloadAt decodes the payload at s.i for the topic known so far, and
+// records where it was and for which topic it was decoded.
+func (box *eventBox) payloadAt(s *scanner, sp *span, kind *string) error {
+	s.ws()
+	start := s.i
+	*kind = box.topic()
+	if err := box.decodePayload(s, *kind); err != nil {
+		return err
+	}
+	*sp = span{start, s.i}
+	return nil
+}
+
+// record skips a value and remembers where it was.
+func (s *scanner) record(sp *span) error {
+	s.ws()
+	start := s.i
+	if err := s.value(1); err != nil {
+		return err
+	}
+	*sp = span{start, s.i}
+	return nil
+}
+
+// key returns a member name for comparison: raw itself unless it holds
+// escapes.
+func key(raw []byte, esc bool) ([]byte, error) {
+	if !esc {
+		return raw, nil
+	}
+	u, err := unquote(raw)
+	return []byte(u), err
+}
+
+// unquote decodes the content of a string that holds escapes.
+func unquote(raw []byte) (string, error) {
+	quoted := make([]byte, 0, len(raw)+2)
+	quoted = append(append(append(quoted, '"'), raw...), '"')
+	var out string
+	if err := json.Unmarshal(quoted, &out); err != nil {
+		return "", errSyntax
+	}
+	return out, nil
+}
+
+// stringInto decodes a string value into *dst; null leaves *dst alone.
+func (s *scanner) stringInto(dst *string) error {
+	if s.null() {
+		return nil
+	}
+	if s.peek() != '"' {
+		return errNotString
+	}
+	start, end, esc, err := s.str()
+	if err != nil {
+		return err
+	}
+	if esc {
+		*dst, err = unquote(s.b[start:end])
+		return err
+	}
+	*dst = intern(s.b[start:end])
+	return nil
+}
+
+// intern returns the strings that event bodies repeat without allocating.
+func intern(b []byte) string {
+	switch string(b) {
+	case TopicCaseFile:
+		return TopicCaseFile
+	case TopicSigner:
+		return TopicSigner
+	case TopicSubscription:
+		return TopicSubscription
+	}
+	return internEventName(b)
+}
+
+func internEventName(b []byte) string {
+	for _, t := range allEventTypes {
+		name := string(t)
+		if n := len(name) - len(b); n > 0 && name[n-1] == '.' && name[n:] == string(b) {
+			return name[n:]
+		}
+	}
+	return string(b)
+}
+
+// decodeTime decodes {"date":..., "timezone_type":..., "timezone":...}.
+func (box *eventBox) decodeTime(raw []byte) error {
+	s := scanner{b: raw}
+	if s.null() {
+		return nil
+	}
+	var date, zone span
+	err := s.object(1, func(name []byte, esc bool) error {
+		k, err := key(name, esc)
+		if err != nil {
+			return err
+		}
+		switch string(k) {
+		case "date":
+			return s.stringSpan(&date)
+		case "timezone":
+			return s.stringSpan(&zone)
+		case "timezone_type":
+			var n int64
+			return s.integer(&n)
+		}
+		return s.value(1)
+	})
+	if err != nil {
+		return err
+	}
+	if date.end == 0 {
+		return nil
+	}
+	loc, err := location(raw[zone.start:zone.end])
+	if err != nil {
+		return err
+	}
+	t, ok := parseDate(raw[date.start:date.end], loc)
+	if !ok {
+		return errBadDate
+	}
+	box.ev.Time = t
+	return nil
+}
+
+// stringSpan records the content of a string value without escapes; the
+// date and timezone values never need any. null leaves *sp alone.
+func (s *scanner) stringSpan(sp *span) error {
+	if s.null() {
+		return nil
+	}
+	if s.peek() != '"' {
+		return errNotString
+	}
+	start, end, esc, err := s.str()
+	if err != nil {
+		return err
+	}
+	if esc {
+		return errBadZone
+	}
+	*sp = span{start, end}
+	if end == start {
+		*sp = span{} // "" is treated as absent
+	}
+	return nil
+}
+
+// location resolves a timezone name: an IANA name, UTC, or an offset such as
+// "+02:00" or "-0530". An empty name means UTC.
+func location(name []byte) (*time.Location, error) {
+	switch string(name) {
+	case "", "UTC", "Z", "utc", "Etc/UTC", "GMT", "+00:00":
+		return time.UTC, nil
+	}
+	if off, ok := parseOffset(name); ok {
+		return time.FixedZone(string(name), off), nil
+	}
+	loc, err := time.LoadLocation(string(name))
+	if err != nil {
+		return nil, errBadZone
+	}
+	return loc, nil
+}
+
+// parseOffset parses ±hh, ±hhmm or ±hh:mm into seconds east of UTC.
+func parseOffset(b []byte) (int, bool) {
+	if len(b) < 3 || b[0] != '+' && b[0] != '-' {
+		return 0, false
+	}
+	digits := [4]byte{'0', '0', '0', '0'}
+	switch {
+	case len(b) == 3:
+		copy(digits[:2], b[1:3])
+	case len(b) == 5:
+		copy(digits[:], b[1:5])
+	case len(b) == 6 && b[3] == ':':
+		copy(digits[:2], b[1:3])
+		copy(digits[2:], b[4:6])
+	default:
+		return 0, false
+	}
+	h, ok1 := num2(digits[0:2])
+	m, ok2 := num2(digits[2:4])
+	if !ok1 || !ok2 || h > 23 || m > 59 {
+		return 0, false
+	}
+	off := h*3600 + m*60
+	if b[0] == '-' {
+		off = -off
+	}
+	return off, true
+}
+
+func num2(b []byte) (int, bool) {
+	if len(b) != 2 || !isDigit(b[0]) || !isDigit(b[1]) {
+		return 0, false
+	}
+	return int(b[0]-'0')*10 + int(b[1]-'0'), true
+}
+
+// parseDate parses "2006-01-02 15:04:05" with an optional fraction of up to
+// nine digits ("T" is accepted for the space) in loc.
+func parseDate(b []byte, loc *time.Location) (time.Time, bool) {
+	if len(b) < 19 || b[4] != '-' || b[7] != '-' || (b[10] != ' ' && b[10] != 'T') ||
+		b[13] != ':' || b[16] != ':' {
+		return time.Time{}, false
+	}
+	y1, ok1 := num2(b[0:2])
+	y2, ok2 := num2(b[2:4])
+	mo, ok3 := num2(b[5:7])
+	d, ok4 := num2(b[8:10])
+	h, ok5 := num2(b[11:13])
+	mi, ok6 := num2(b[14:16])
+	sec, ok7 := num2(b[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) ||
+		mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	nsec, ok := parseFraction(b[19:])
+	if !ok {
+		return time.Time{}, false
+	}
+	t := time.Date(y1*100+y2, time.Month(mo), d, h, mi, sec, nsec, loc)
+	if t.Day() != d { // 31 April and the like
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// parseFraction parses "" or "." followed by 1 to 9 digits into nanoseconds.
+func parseFraction(b []byte) (int, bool) {
+	if len(b) == 0 {
+		return 0, true
+	}
+	if b[0] != '.' || len(b) < 2 || len(b) > 10 {
+		return 0, false
+	}
+	nsec, scale := 0, 1_000_000_000
+	for _, c := range b[1:] {
+		if !isDigit(c) {
+			return 0, false
+		}
+		scale /= 10
+		nsec += int(c-'0') * scale
+	}
+	return nsec, true
+}
+
+// decodePayload decodes the payload value at s.i for topic. Payloads of
+// other topics are validated and left to Raw.
+func (box *eventBox) decodePayload(s *scanner, topic string) error {
+	if s.null() {
+		return nil
+	}
+	switch topic {
+	case TopicCaseFile:
+		box.ev.CaseFile = &box.cf
+		return s.caseFile(&box.cf)
+	case TopicSigner:
+		box.ev.Signer = &box.signer
+		return s.object(2, func(name []byte, esc bool) error {
+			k, err := key(name, esc)
+			if err != nil {
+				return err
+			}
+			switch string(k) {
+			case "id":
+				return s.integer(&box.signer.ID)
+			case "caseFile":
+				if s.null() {
+					return nil
+				}
+				box.ev.CaseFile = &box.cf
+				return s.caseFile(&box.cf)
+			}
+			return s.value(1)
+		})
+	case TopicSubscription:
+		if s.peek() == '"' {
+			return s.stringInto(&box.ev.Message)
+		}
+		return s.object(2, func(name []byte, esc bool) error {
+			k, err := key(name, esc)
+			if err != nil {
+				return err
+			}
+			if string(k) == "message" {
+				return s.stringInto(&box.ev.Message)
+			}
+			return s.value(2)
+		})
+	}
+	return s.value(1)
+}
+
+// caseFile decodes {"id":..., "status":...}.
+func (s *scanner) caseFile(cf *CaseFileRef) error {
+	return s.object(1, func(name []byte, esc bool) error {
+		k, err := key(name, esc)
+		if err != nil {
+			return err
+		}
+		switch string(k) {
+		case "id":
+			return s.integer(&cf.ID)
+		case "status":
+			n := int64(cf.Status)
+			if err := s.integer(&n); err != nil {
+				return err
+			}
+			if int64(int(n)) != n {
+				return errNotInt
+			}
+			cf.Status = int(n)
+			return nil
+		}
+		return s.value(1)
+	})
+}

@@ -1,0 +1,172 @@
+package webhooks
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// EventType names an event type in the platform's app.topic.event form. It
+// is both the X-Event-Type header of a delivery and an entry of a
+// subscription's event types.
+type EventType string
+
+// The event types of the specification.
+const (
+	// CaseFileCompleted: everyone has signed and the finalized PDF documents
+	// are ready for download.
+	CaseFileCompleted EventType = "sign.casefile.completed"
+	// CaseFileExpired: the signing process expired, for example because a
+	// deadline passed without all signatures.
+	CaseFileExpired EventType = "sign.casefile.expired"
+	// CaseFileFailed: an error occurred on the service side.
+	CaseFileFailed EventType = "sign.casefile.failed"
+	// CaseFileRejected: one or more signers rejected the signing request.
+	CaseFileRejected EventType = "sign.casefile.rejected"
+
+	// SignerRequestActivated: the signer is ready to sign, because the case
+	// file was activated or their signing round came up.
+	SignerRequestActivated EventType = "sign.signer.requestActivated"
+	// SignerRequestSent: the initial signing request email was sent.
+	SignerRequestSent EventType = "sign.signer.requestSent"
+	// SignerReminderSent: a reminder email was sent.
+	SignerReminderSent EventType = "sign.signer.reminderSent"
+	// SignerRequestOpened: a signing request email was opened.
+	SignerRequestOpened EventType = "sign.signer.requestOpened"
+	// SignerUndeliverable: emails cannot be sent to the signer.
+	SignerUndeliverable EventType = "sign.signer.undeliverable"
+	// SignerOpened: the signer viewed the signing page.
+	SignerOpened EventType = "sign.signer.opened"
+	// SignerRejected: the signer rejected the request.
+	SignerRejected EventType = "sign.signer.rejected"
+	// SignerSigned: the signer signed.
+	SignerSigned EventType = "sign.signer.signed"
+	// SignerSignedWithImageUploadAndNAP: the signer signed using image upload
+	// and NAP, where the signing flow applies it.
+	SignerSignedWithImageUploadAndNAP EventType = "sign.signer.signedWithImageUploadAndNAP"
+	// SignerFinalized: the case file of the signer was finalized.
+	SignerFinalized EventType = "sign.signer.finalized"
+	// SignerDeleted: the signer was deleted from the case file.
+	SignerDeleted EventType = "sign.signer.deleted"
+	// SignerTransientBounce: the signer's email bounced temporarily.
+	SignerTransientBounce EventType = "sign.signer.transientBounce"
+
+	// SubscriptionTest: sent on demand to test the endpoint.
+	SubscriptionTest EventType = "webhook.subscription.test"
+)
+
+// allEventTypes is never modified; AllEventTypes hands out copies.
+var allEventTypes = [...]EventType{
+	CaseFileCompleted, CaseFileExpired, CaseFileFailed, CaseFileRejected,
+	SignerRequestActivated, SignerRequestSent, SignerReminderSent, SignerRequestOpened,
+	SignerUndeliverable, SignerOpened, SignerRejected, SignerSigned,
+	SignerSignedWithImageUploadAndNAP, SignerFinalized, SignerDeleted, SignerTransientBounce,
+	SubscriptionTest,
+}
+
+// AllEventTypes returns every event type of the specification, in the
+// specification's order. The caller owns the returned slice.
+func AllEventTypes() []EventType {
+	out := make([]EventType, len(allEventTypes))
+	copy(out, allEventTypes[:])
+	return out
+}
+
+// IsKnown reports whether t is one of the event types of the specification.
+// Deliveries of unknown types still verify and decode; IsKnown serves
+// client-side checks and switch defaults.
+func (t EventType) IsKnown() bool {
+	for _, k := range allEventTypes {
+		if k == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Topic returns the topic part of t ("casefile", "signer", "subscription"),
+// or "" when t is not of the app.topic.event form.
+func (t EventType) Topic() string {
+	_, rest, ok := strings.Cut(string(t), ".")
+	if !ok {
+		return ""
+	}
+	topic, _, ok := strings.Cut(rest, ".")
+	if !ok {
+		return ""
+	}
+	return topic
+}
+
+// Topics of the event bodies.
+const (
+	TopicCaseFile     = "casefile"
+	TopicSigner       = "signer"
+	TopicSubscription = "subscription"
+)
+
+// Event is one delivered event.
+type Event struct {
+	// ID is the X-Event-Id header: unique per event, the same on every
+	// retry of its delivery.
+	ID string
+	// Type is the X-Event-Type header.
+	Type EventType
+	// Topic is the body's topic ("casefile", "signer", "subscription").
+	Topic string
+	// EventType is the body's event name within its topic ("completed").
+	EventType string
+	// Time is the body's eventTime in the timezone it names; zero when absent.
+	Time time.Time
+	// CaseFile is set for case file events (the case file) and signer events
+	// (the signer's case file).
+	CaseFile *CaseFileRef
+	// Signer is set for signer events.
+	Signer *SignerRef
+	// Message is the text of the test event.
+	Message string
+	// Raw is the whole body, for fields this package does not decode. Verify
+	// and ParseEvent do not copy it: it shares memory with the body passed
+	// in.
+	Raw json.RawMessage
+}
+
+// CaseFileRef identifies the case file an event is about.
+type CaseFileRef struct {
+	// ID is the case file id.
+	ID int64
+	// Status is the case file status (5 is completed, see package casefiles).
+	Status int
+}
+
+// SignerRef identifies the signer a signer event is about.
+type SignerRef struct {
+	// ID is the signer id.
+	ID int64
+}
+
+// Header names of a delivery.
+const (
+	// SignatureHeader carries t, h and v1, see Sign.
+	SignatureHeader = "X-Event-Signature"
+	// EventIDHeader carries the event id.
+	EventIDHeader = "X-Event-Id"
+	// EventTypeHeader carries the event type.
+	EventTypeHeader = "X-Event-Type"
+)
+
+// ParseEvent decodes a delivery without verifying it: the event id and type
+// from the headers h (names matched case-insensitively), the rest from body.
+// Use it only on deliveries that were verified some other way; Verify
+// verifies and decodes in one step.
+//
+// Unknown event types and topics decode generically (ID, Type, Topic,
+// EventType, Time, Raw), not as an error. A body that is not a JSON object,
+// or whose known fields have the wrong JSON types, gives an error that
+// matches ErrInvalidPayload.
+func ParseEvent(h http.Header, body []byte) (*Event, error) {
+	id, _ := headerValue(h, EventIDHeader)
+	typ, _ := headerValue(h, EventTypeHeader)
+	return decodeEvent(id, EventType(typ), body)
+}

@@ -1,0 +1,275 @@
+package webhooks
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// signedHeaders is the h value the platform sends: the headers it signs, in
+// order.
+const signedHeaders = "content-type x-event-id x-event-type"
+
+// maxSignatures bounds the v1 values one header may carry (one per secret
+// that is valid during a rotation).
+const maxSignatures = 8
+
+// Sign returns the X-Event-Signature value for a delivery of body with the
+// headers h, signed with secret at time t, as the platform computes it:
+//
+//	t=<unix seconds>,h=content-type x-event-id x-event-type,v1=<hex>
+//
+// where v1 is the hex HMAC-SHA256, keyed with secret, of t, ".", the h value,
+// ".", the values of the Content-Type, X-Event-Id and X-Event-Type headers
+// joined by ".", ".", and the raw body. Set those three headers on h before
+// signing: a header missing from h is signed as empty, and a Verifier rejects
+// a delivery that lacks a signed header.
+func Sign(secret string, t time.Time, h http.Header, body []byte) string {
+	ts := strconv.FormatInt(t.Unix(), 10)
+	sig := signature{t: ts, h: signedHeaders}
+	w := macWriter{mac: hmac.New(sha256.New, []byte(secret))}
+	_ = w.writeSigned(&sig, h, body)
+	sum := w.mac.Sum(nil)
+	return "t=" + ts + ",h=" + signedHeaders + ",v1=" + hex.EncodeToString(sum)
+}
+
+// signature is a parsed X-Event-Signature value. Its strings share memory
+// with the header value.
+type signature struct {
+	t    string // as sent, digits only
+	unix int64
+	h    string // as sent
+	v1   [maxSignatures]string
+	n    int // number of v1 values
+}
+
+// parseSignature parses an X-Event-Signature value strictly: comma-separated
+// key=value pairs without white space, t (decimal seconds), h (signed header
+// names separated by single spaces) and v1 (64 hex digits, several allowed)
+// present and non-empty, t and h once each. Other keys of the form v<digits>
+// are later signature schemes and are ignored; any other key is an error.
+// Errors are constant strings; Verify wraps them in ErrMalformedSignature.
+func parseSignature(value string, sig *signature) error {
+	if value == "" {
+		return scanError("header missing or empty")
+	}
+	*sig = signature{}
+	for rest := value; ; {
+		pair, more, found := strings.Cut(rest, ",")
+		if err := sig.pair(pair); err != nil {
+			return err
+		}
+		if !found {
+			break
+		}
+		rest = more
+	}
+	switch {
+	case sig.t == "":
+		return scanError("t missing")
+	case sig.h == "":
+		return scanError("h missing")
+	case sig.n == 0:
+		return scanError("v1 missing")
+	}
+	return nil
+}
+
+func (sig *signature) pair(pair string) error {
+	k, v, ok := strings.Cut(pair, "=")
+	if !ok || v == "" {
+		return scanError("pair without value")
+	}
+	switch {
+	case k == "t":
+		if sig.t != "" {
+			return scanError("t repeated")
+		}
+		n, ok := parseUnix(v)
+		if !ok {
+			return scanError("t is not a decimal timestamp")
+		}
+		sig.t, sig.unix = v, n
+	case k == "h":
+		if sig.h != "" {
+			return scanError("h repeated")
+		}
+		if !validHeaderList(v) {
+			return scanError("h is not a space-separated list of header names")
+		}
+		sig.h = v
+	case k == "v1":
+		if len(v) != 2*sha256.Size || !allHex(v) {
+			return scanError("v1 is not 64 hex digits")
+		}
+		if sig.n == maxSignatures {
+			return scanError("too many v1 values")
+		}
+		sig.v1[sig.n] = v
+		sig.n++
+	case len(k) > 1 && k[0] == 'v' && allDigits(k[1:]):
+		// A signature scheme this package does not know; v1 decides.
+	default:
+		return scanError("unknown key")
+	}
+	return nil
+}
+
+// parseUnix parses 1 to 18 decimal digits.
+func parseUnix(s string) (int64, bool) {
+	if len(s) == 0 || len(s) > 18 || !allDigits(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return len(s) > 0
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHex(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderList accepts header names (HTTP token characters) separated by
+// single spaces.
+func validHeaderList(s string) bool {
+	for name := range strings.SplitSeq(s, " ") {
+		if name == "" {
+			return false
+		}
+		for i := 0; i < len(name); i++ {
+			if !isTokenChar(name[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isTokenChar(c byte) bool {
+	if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) {
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// headerValue returns the first value of the header name, matched
+// case-insensitively, without allocating in the common case.
+func headerValue(h http.Header, name string) (string, bool) {
+	var buf [64]byte
+	if len(name) <= len(buf) {
+		b := buf[:len(name)]
+		upper := true
+		for i := 0; i < len(name); i++ {
+			c := name[i]
+			if upper && 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			} else if !upper && 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b[i] = c
+			upper = c == '-'
+		}
+		if vs, ok := h[string(b)]; ok && len(vs) > 0 {
+			return vs[0], true
+		}
+	}
+	for k, vs := range h { // keys set on the map without canonicalizing
+		if len(vs) > 0 && strings.EqualFold(k, name) {
+			return vs[0], true
+		}
+	}
+	return "", false
+}
+
+// macWriter feeds strings into a MAC through a fixed buffer, so that no
+// string is converted (and copied) into a new byte slice.
+type macWriter struct {
+	mac hash.Hash
+	buf [256]byte
+	n   int
+	sum [sha256.Size]byte
+}
+
+func (w *macWriter) str(s string) {
+	for len(s) > 0 {
+		if w.n == len(w.buf) {
+			w.flush()
+		}
+		c := copy(w.buf[w.n:], s)
+		w.n += c
+		s = s[c:]
+	}
+}
+
+func (w *macWriter) byte(c byte) {
+	if w.n == len(w.buf) {
+		w.flush()
+	}
+	w.buf[w.n] = c
+	w.n++
+}
+
+func (w *macWriter) flush() {
+	w.mac.Write(w.buf[:w.n])
+	w.n = 0
+}
+
+// missingHeader is returned by writeSigned when a header named in h is not
+// in the request.
+const missingHeader = scanError("a header named in h is missing")
+
+// writeSigned writes t "." h "." values "." body into the MAC. It stops with
+// missingHeader when a named header is absent (Sign signs it as empty).
+func (w *macWriter) writeSigned(sig *signature, h http.Header, body []byte) error {
+	var err error
+	w.str(sig.t)
+	w.byte('.')
+	w.str(sig.h)
+	for name := range strings.SplitSeq(sig.h, " ") {
+		w.byte('.')
+		v, ok := headerValue(h, name)
+		if !ok {
+			err = missingHeader
+		}
+		w.str(v)
+	}
+	w.byte('.')
+	w.flush()
+	w.mac.Write(body)
+	return err
+}
+
+// decodeHex decodes 64 hex digits (checked by parseSignature) into dst.
+func decodeHex(dst *[sha256.Size]byte, s string) {
+	for i := range dst {
+		dst[i] = unhex(s[2*i])<<4 | unhex(s[2*i+1])
+	}
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}

@@ -1,0 +1,217 @@
+package webhooks
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Errors of Verify. Each error Verify returns for a rejected delivery matches
+// one of them with errors.Is; a DedupStore failure matches none.
+var (
+	// ErrMalformedSignature: the X-Event-Signature header is missing or
+	// malformed (t, h or v1 missing, repeated t or h, unknown keys, empty
+	// values, a t that is not decimal seconds, a v1 that is not 64 hex
+	// digits), or replay protection is on and X-Event-Id is missing.
+	ErrMalformedSignature = errors.New("webhooks: malformed X-Event-Signature")
+	// ErrStaleTimestamp: t is further from the verifier's clock than the
+	// tolerance, in either direction.
+	ErrStaleTimestamp = errors.New("webhooks: signature timestamp outside the tolerance")
+	// ErrSignatureMismatch: no v1 value matches the HMAC of the delivery, or
+	// a header named in h is missing from the request.
+	ErrSignatureMismatch = errors.New("webhooks: signature mismatch")
+	// ErrDuplicateEvent: the event id was already claimed, by an earlier
+	// delivery that was processed or is being processed.
+	ErrDuplicateEvent = errors.New("webhooks: duplicate event")
+	// ErrInvalidPayload: the signature is valid but the body is not an event
+	// object (not a JSON object, or known fields of the wrong JSON type).
+	ErrInvalidPayload = errors.New("webhooks: invalid event payload")
+)
+
+// Defaults of a Verifier.
+const (
+	// DefaultTolerance is the accepted distance between t and the clock.
+	DefaultTolerance = 5 * time.Minute
+	// DefaultMaxBodyBytes is the largest body Handler and AsyncHandler read.
+	DefaultMaxBodyBytes = 1 << 20
+	// DefaultDedupEntries is the size of the default memory DedupStore.
+	DefaultDedupEntries = 100_000
+)
+
+// Verifier verifies deliveries signed with one subscription secret. It is
+// safe for concurrent use; build it once and share it.
+type Verifier struct {
+	key       []byte
+	tolerance time.Duration
+	now       func() time.Time
+	dedup     DedupStore
+	dedupSet  bool
+	maxBody   int64
+	logger    *slog.Logger
+	macs      sync.Pool // of *macWriter keyed with key
+}
+
+// VerifierOption configures a Verifier.
+type VerifierOption func(*Verifier)
+
+// WithTolerance sets how far t may lie from the clock, in either direction
+// (default 5 minutes). It must be positive. Event ids are claimed for twice
+// the tolerance.
+func WithTolerance(d time.Duration) VerifierOption {
+	return func(v *Verifier) { v.tolerance = d }
+}
+
+// WithClock sets the clock that timestamps are checked against (default
+// time.Now).
+func WithClock(now func() time.Time) VerifierOption {
+	return func(v *Verifier) { v.now = now }
+}
+
+// WithDedup sets the store that remembers event ids (default
+// NewMemoryDedup(DefaultDedupEntries)); nil turns replay checks off.
+func WithDedup(s DedupStore) VerifierOption {
+	return func(v *Verifier) { v.dedup, v.dedupSet = s, true }
+}
+
+// WithMaxBodyBytes sets the largest body Handler and AsyncHandler accept
+// (default 1 MiB); larger bodies are answered 413. It must be positive.
+func WithMaxBodyBytes(n int64) VerifierOption {
+	return func(v *Verifier) { v.maxBody = n }
+}
+
+// WithLogger sets where Handler and AsyncHandler report failures of
+// processing and of the DedupStore (default: nowhere). Secrets and
+// signatures are never logged.
+func WithLogger(l *slog.Logger) VerifierOption {
+	return func(v *Verifier) { v.logger = l }
+}
+
+// NewVerifier returns a Verifier for secret, the subscription's secret. It
+// refuses an empty secret and invalid options.
+func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
+	if secret == "" {
+		return nil, errors.New("webhooks: empty secret")
+	}
+	v := &Verifier{
+		key:       []byte(secret),
+		tolerance: DefaultTolerance,
+		now:       time.Now,
+		maxBody:   DefaultMaxBodyBytes,
+	}
+	for _, o := range opts {
+		o(v)
+	}
+	switch {
+	case v.tolerance <= 0:
+		return nil, fmt.Errorf("webhooks: tolerance %v is not positive", v.tolerance)
+	case v.maxBody <= 0:
+		return nil, fmt.Errorf("webhooks: body limit %d is not positive", v.maxBody)
+	}
+	if v.now == nil {
+		v.now = time.Now
+	}
+	if !v.dedupSet {
+		v.dedup = NewMemoryDedup(DefaultDedupEntries)
+	}
+	if v.logger == nil {
+		v.logger = slog.New(slog.DiscardHandler)
+	}
+	v.macs.New = func() any {
+		return &macWriter{mac: hmac.New(sha256.New, v.key)}
+	}
+	return v, nil
+}
+
+// Verify checks a delivery in the specification's order and decodes it:
+// the X-Event-Signature header (ErrMalformedSignature), its timestamp
+// (ErrStaleTimestamp), the signature over the headers named in h, read
+// case-insensitively, and body (ErrSignatureMismatch), the body
+// (ErrInvalidPayload), and last the event id, which it claims in the
+// DedupStore for twice the tolerance (ErrDuplicateEvent). A store failure is
+// returned wrapped and matches none of these errors.
+//
+// A caller that fails to process the event must call Release, so that the
+// platform's retry is accepted. The returned Event's Raw shares memory with
+// body.
+func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Event, error) {
+	var sig signature
+	sigValue, _ := headerValue(h, SignatureHeader)
+	if err := parseSignature(sigValue, &sig); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMalformedSignature, err)
+	}
+	now := v.now()
+	if d := now.Sub(time.Unix(sig.unix, 0)); d > v.tolerance || d < -v.tolerance {
+		return nil, fmt.Errorf("%w: t=%d, clock %d", ErrStaleTimestamp, sig.unix, now.Unix())
+	}
+	if !v.signatureMatches(&sig, h, body) {
+		return nil, ErrSignatureMismatch
+	}
+	id, _ := headerValue(h, EventIDHeader)
+	if id == "" && v.dedup != nil {
+		return nil, fmt.Errorf("%w: %s header missing; replay protection needs it",
+			ErrMalformedSignature, EventIDHeader)
+	}
+	typ, _ := headerValue(h, EventTypeHeader)
+	ev, err := decodeEvent(id, EventType(typ), body)
+	if err != nil {
+		return nil, err
+	}
+	if v.dedup == nil {
+		return ev, nil
+	}
+	ok, err := v.dedup.Claim(ctx, id, 2*v.tolerance)
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: claim event id: %w", err)
+	}
+	if !ok {
+		return nil, ErrDuplicateEvent
+	}
+	return ev, nil
+}
+
+// signatureMatches computes the HMAC once and compares it with every v1.
+func (v *Verifier) signatureMatches(sig *signature, h http.Header, body []byte) bool {
+	w := v.macs.Get().(*macWriter)
+	defer v.macs.Put(w)
+	w.mac.Reset()
+	w.n = 0
+	if err := w.writeSigned(sig, h, body); err != nil {
+		return false
+	}
+	got := w.mac.Sum(w.sum[:0])
+	var want [sha256.Size]byte
+	match := false
+	for _, s := range sig.v1[:sig.n] {
+		decodeHex(&want, s)
+		if hmac.Equal(got, want[:]) {
+			match = true // keep comparing: time does not depend on which matched
+		}
+	}
+	return match
+}
+
+// Release forgets the claim on eventID so that a redelivery is accepted.
+// Call it when processing an event that Verify returned fails. It does
+// nothing when replay checks are off.
+func (v *Verifier) Release(ctx context.Context, eventID string) error {
+	if v.dedup == nil || eventID == "" {
+		return nil
+	}
+	if err := v.dedup.Release(ctx, eventID); err != nil {
+		return fmt.Errorf("webhooks: release event id: %w", err)
+	}
+	return nil
+}
+
+// isRejection reports whether err is one of Verify's verdicts on the
+// delivery, as opposed to a failure of the receiver.
+func isRejection(err error) bool {
+	return errors.Is(err, ErrMalformedSignature) || errors.Is(err, ErrStaleTimestamp) ||
+		errors.Is(err, ErrSignatureMismatch) || errors.Is(err, ErrInvalidPayload)
+}
