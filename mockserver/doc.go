@@ -26,6 +26,9 @@
 //   - forms_*.go: the forms service; public_*.go: the public form pages.
 //   - casefiles_store.go: the signing store that submissions feed.
 //   - transport.go: the in-process http.RoundTripper.
+//   - webhook_subs.go, webhook_handlers.go: webhook subscriptions;
+//     delivery*.go, deliveries_journal.go: the delivery engine, its retry
+//     schedule and GET /mock/deliveries; faults.go: fault injection.
 //
 // # Extension points
 //
@@ -53,4 +56,32 @@
 // instant concurrently), waiting for each instant's work before the next.
 // With the real clock the same tasks run when the wall clock reaches them.
 // A task must not call Advance.
+//
+// # Webhooks
+//
+// Every event of the event log goes to each active subscription of its
+// customer that lists its type, whichever user's case file it concerns:
+// a signed POST (X-Event-Id fixed per event and subscription, X-Event-Type,
+// X-Event-Signature with t the mock time of the attempt). A connection
+// slower than 200 ms, no complete answer within 1 s (real time) or a status
+// outside 2xx fails the attempt; redirects are not followed. Retries run on
+// the mock clock 5, 10, 15, 20 and 25 s after the previous attempt, then 30
+// times an hour apart; after the 36th failed attempt the subscription is
+// disabled and its creator and the customer's admins get an email. The
+// first attempt starts at once in the background, so
+//
+//	srv.Advance(31 * time.Hour) // runs all 36 attempts in milliseconds
+//
+// Each subscription's deliveries leave in order; subscriptions are served
+// concurrently by a bounded pool, so a slow endpoint delays only its own.
+// Server.Deliveries and GET /mock/deliveries list every attempt.
+//
+// # Faults
+//
+// Server.InjectFault(Fault{...}) or POST /mock/faults makes matching
+// requests of every service (not the control API) answer a status (with
+// Retry-After), wait, or drop the connection, before the operation runs
+// (nothing changes) or after it (the effect happens, its answer is
+// replaced), n times or until Server.ClearFaults or DELETE /mock/faults.
+// The hook is Server.faultInjecting, between the journal and the router.
 package mockserver

@@ -30,6 +30,8 @@ type Server struct {
 	forms    *formStore
 	cases    *caseFileStore
 	sign     *signingState      // Send jobs, signing simulation, events, emails (signing.go)
+	webhooks *webhookDomain     // subscriptions, delivery engine, deliveries journal (webhook_handlers.go)
+	faults   *faultStore        // injected faults (faults.go)
 	pages    *template.Template // public pages, parsed once per server
 
 	resetHooks []func() // run by Reset, in registration order
@@ -52,7 +54,7 @@ func New(opts ...Option) *Server {
 	s := &Server{cfg: cfg, clock: newClock(cfg.manualClock, start), journal: newJournal(cfg.journalSize)}
 	s.router = &router{s: s}
 	s.initDomains()
-	s.handler = s.journaled(s.router)
+	s.handler = s.journaled(s.faultInjecting(s.router))
 	return s
 }
 
@@ -64,6 +66,7 @@ func (s *Server) initDomains() {
 	s.initForms()
 	s.initCaseFiles()
 	s.initSigning()
+	s.initWebhooks() // after initSigning: it listens to the event log
 	s.initPublicPages()
 	if s.cfg.control {
 		s.initControl()
@@ -163,6 +166,7 @@ func (s *Server) Close() {
 		}
 		s.clock.close()
 		s.closeSigning()
+		s.closeWebhooks()
 	})
 }
 

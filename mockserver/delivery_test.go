@@ -1,0 +1,393 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+// wantOffsets are the mock-time offsets of the 36 attempts of the spec's
+// retry policy: at once, 5, 10, 15, 20, 25 s after the previous one, then
+// 30 times an hour after the previous one.
+func wantOffsets() []time.Duration {
+	offs := []time.Duration{0, 5 * time.Second, 15 * time.Second, 30 * time.Second, 50 * time.Second, 75 * time.Second}
+	for i := 1; i <= 30; i++ {
+		offs = append(offs, 75*time.Second+time.Duration(i)*time.Hour)
+	}
+	return offs
+}
+
+func TestRetryScheduleDisablesAndNotifies(t *testing.T) {
+	t.Parallel()
+	realStart := time.Now()
+	s := whServer(t)
+	rc := newReceiver(t, http.StatusInternalServerError)
+	_, tok := whUser(t, s, UserSpec{Name: "Dev", Email: "dev@example.test"}) // not an admin
+	sub := whSubscribe(t, s, tok, rc.URL(), testEventType)
+	whTestEvent(t, s, tok)
+	s.Advance(31 * time.Hour)
+
+	reqs := rc.requests()
+	offs := wantOffsets()
+	if len(reqs) != len(offs) {
+		t.Fatalf("endpoint got %d attempts, want %d", len(reqs), len(offs))
+	}
+	eventID := reqs[0].Header.Get("X-Event-Id")
+	for i, r := range reqs {
+		at, err := verifySignature(sub.Secret, r.Header, r.Body)
+		if err != nil {
+			t.Fatalf("attempt %d: signature: %v", i+1, err)
+		}
+		if got := at.Sub(whEpoch); got != offs[i] {
+			t.Errorf("attempt %d at offset %v, want %v", i+1, got, offs[i])
+		}
+		if id := r.Header.Get("X-Event-Id"); id != eventID {
+			t.Errorf("attempt %d: X-Event-Id %q, want the first attempt's %q", i+1, id, eventID)
+		}
+	}
+	journal := s.Deliveries()
+	if len(journal) != len(offs) {
+		t.Fatalf("journal has %d attempts, want %d", len(journal), len(offs))
+	}
+	for i, d := range journal {
+		if d.Attempt != i+1 || d.Outcome != OutcomeFailed || d.Status != 500 || !d.At.Equal(whEpoch.Add(offs[i])) ||
+			d.SubscriptionID != sub.ID || d.EventID != eventID || d.EventType != testEventType || d.Error == "" {
+			t.Errorf("journal entry %d = %+v", i, d)
+		}
+	}
+
+	tok = whAdminToken(t, s) // the first token expired hours ago
+	var got subscriptionJSON
+	whCall(t, s, "GET", "/webhook/api/v1/subscriptions/"+sub.ID, tok, nil, &got)
+	if got.IsActive {
+		t.Error("subscription still active after 36 failed attempts")
+	}
+	for _, to := range []string{"dev@example.test", "admin@example.test"} {
+		mails := emailsTo(t, s, to)
+		if len(mails) != 1 || !strings.Contains(mails[0].Text, sub.ID) || !strings.Contains(mails[0].Subject, "disabled") {
+			t.Errorf("emails to %s: %+v, want one notification naming the subscription", to, mails)
+		}
+	}
+	s.Advance(48 * time.Hour)
+	if n := len(rc.requests()); n != len(offs) {
+		t.Errorf("after disabling, the endpoint got %d attempts in all, want %d", n, len(offs))
+	}
+	if took := time.Since(realStart); took > 2*time.Second {
+		t.Errorf("the test took %v of real time, want under 2 s", took)
+	}
+}
+
+func TestNotificationGoesOnceToAdminCreator(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	rc := newReceiver(t, http.StatusServiceUnavailable)
+	_, _ = whUser(t, s, UserSpec{Name: "Second admin", Email: "boss@example.test", Admin: true})
+	_, _ = whUser(t, s, UserSpec{Name: "Other customer admin", Email: "far@example.test", Admin: true, NewCustomer: true})
+	tok := whAdminToken(t, s)
+	whSubscribe(t, s, tok, rc.URL(), testEventType)
+	whTestEvent(t, s, tok)
+	s.Advance(31 * time.Hour)
+	for to, want := range map[string]int{"admin@example.test": 1, "boss@example.test": 1, "far@example.test": 0} {
+		if n := len(emailsTo(t, s, to)); n != want {
+			t.Errorf("%s got %d notifications, want %d", to, n, want)
+		}
+	}
+}
+
+func TestReenabledSubscriptionGetsNewEventsOnly(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	rc := newReceiver(t, http.StatusBadGateway)
+	tok := whAdminToken(t, s)
+	sub := whSubscribe(t, s, tok, rc.URL(), testEventType)
+	whTestEvent(t, s, tok)
+	s.Advance(31 * time.Hour)
+	first := rc.requests()[0].Header.Get("X-Event-Id")
+
+	rc.setStatus(http.StatusNoContent)
+	tok = whAdminToken(t, s)
+	var put subscriptionJSON
+	st, b := whCall(t, s, "PUT", "/webhook/api/v1/subscriptions/"+sub.ID, tok,
+		map[string]any{"endpoint": rc.URL(), "eventTypes": []string{testEventType}, "isActive": true}, &put)
+	if st != http.StatusOK || !put.IsActive {
+		t.Fatalf("re-enable: %d %s", st, b)
+	}
+	s.Advance(3 * time.Hour)
+	if n := len(rc.requests()); n != 36 {
+		t.Fatalf("after re-enabling, old event redelivered: %d attempts, want 36", n)
+	}
+	whTestEvent(t, s, whAdminToken(t, s))
+	s.Advance(0)
+	reqs := rc.requests()
+	if len(reqs) != 37 || reqs[36].Header.Get("X-Event-Id") == first {
+		t.Fatalf("new event after re-enabling: %d requests in all", len(reqs))
+	}
+	if last := s.Deliveries()[36]; last.Outcome != OutcomeDelivered || last.Status != http.StatusNoContent || last.Attempt != 1 {
+		t.Errorf("new event's delivery = %+v", last)
+	}
+}
+
+func TestSignedDeliveryVerifies(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	rc := newReceiver(t, http.StatusNoContent)
+	tok := whAdminToken(t, s)
+	sub := whSubscribe(t, s, tok, rc.URL(), testEventType)
+	s.Advance(90 * time.Second) // the signature's t is the mock time of the attempt
+	whTestEvent(t, s, tok)
+	s.Advance(0)
+	reqs := rc.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("endpoint got %d requests, want 1", len(reqs))
+	}
+	r := reqs[0]
+	at, err := verifySignature(sub.Secret, r.Header, r.Body)
+	if err != nil {
+		t.Fatalf("signature does not verify: %v (header %q)", err, r.Header.Get("X-Event-Signature"))
+	}
+	if !at.Equal(whEpoch.Add(90 * time.Second)) {
+		t.Errorf("t = %v, want the mock time %v", at, whEpoch.Add(90*time.Second))
+	}
+	if _, err := verifySignature(sub.Secret+"x", r.Header, r.Body); err == nil {
+		t.Error("the signature verifies with a wrong secret too")
+	}
+	if !strings.Contains(r.Header.Get("X-Event-Signature"), ",h=content-type x-event-id x-event-type,") {
+		t.Errorf("h is not the spec's header list: %q", r.Header.Get("X-Event-Signature"))
+	}
+	if ct, typ, id := r.Header.Get("Content-Type"), r.Header.Get("X-Event-Type"), r.Header.Get("X-Event-Id"); ct != "application/json" ||
+		typ != testEventType || !uuidRE.MatchString(id) {
+		t.Errorf("headers: Content-Type %q, X-Event-Type %q, X-Event-Id %q", ct, typ, id)
+	}
+	var body struct {
+		Topic, EventType string
+		EventTime        struct {
+			Date, Timezone string
+			TimezoneType   int `json:"timezone_type"`
+		}
+		Payload string
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		t.Fatalf("body %s: %v", r.Body, err)
+	}
+	if body.Topic != "subscription" || body.EventType != "test" || body.Payload == "" ||
+		body.EventTime.Date != "2026-11-22 10:01:30.000000" || body.EventTime.Timezone != "UTC" {
+		t.Errorf("test event body = %s", r.Body)
+	}
+	if d := s.Deliveries(); len(d) != 1 || d[0].Outcome != OutcomeDelivered || d[0].EventID != r.Header.Get("X-Event-Id") {
+		t.Errorf("journal = %+v", d)
+	}
+}
+
+// closedPortURL answers an http URL on loopback where nothing listens.
+func closedPortURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := "http://" + l.Addr().String() + "/hook"
+	_ = l.Close()
+	return u
+}
+
+func TestDeliveryOutcomes(t *testing.T) {
+	t.Parallel()
+	slow := func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(1500 * time.Millisecond):
+		case <-r.Context().Done():
+		}
+		w.WriteHeader(http.StatusOK)
+	}
+	tests := []struct {
+		name       string
+		status     int
+		handle     func(w http.ResponseWriter, r *http.Request)
+		closed     bool
+		wantOut    string
+		wantStatus int
+		wantErr    string
+		wantMs     [2]int64 // bounds of durationMs, 0 = unchecked
+	}{
+		{name: "204 acknowledges", status: 204, wantOut: OutcomeDelivered, wantStatus: 204},
+		{name: "200 with a body acknowledges", handle: func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = w.Write([]byte(`{"ok":true}`))
+		}, wantOut: OutcomeDelivered, wantStatus: 200},
+		{name: "answer after 1.5 s times out", handle: slow, wantOut: OutcomeFailed, wantErr: "within 1s",
+			wantMs: [2]int64{1000, 1400}},
+		{name: "302 is not followed", handle: func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/elsewhere", http.StatusFound)
+		}, wantOut: OutcomeFailed, wantStatus: 302, wantErr: "302"},
+		{name: "closed port", closed: true, wantOut: OutcomeFailed, wantErr: "refused"},
+		{name: "404 fails", status: 404, wantOut: OutcomeFailed, wantStatus: 404, wantErr: "404"},
+		{name: "201 acknowledges", status: 201, wantOut: OutcomeDelivered, wantStatus: 201},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := whServer(t)
+			rc := newReceiver(t, tc.status)
+			rc.handle = tc.handle
+			endpoint := rc.URL()
+			if tc.closed {
+				endpoint = closedPortURL(t)
+			}
+			tok := whAdminToken(t, s)
+			sub := whSubscribe(t, s, tok, endpoint, testEventType)
+			whTestEvent(t, s, tok)
+			s.Advance(0)
+			d := s.Deliveries()
+			if len(d) != 1 {
+				t.Fatalf("journal has %d attempts, want 1: %+v", len(d), d)
+			}
+			got := d[0]
+			if got.Outcome != tc.wantOut || got.Status != tc.wantStatus || !strings.Contains(got.Error, tc.wantErr) {
+				t.Errorf("attempt = %+v, want outcome %s, status %d, error containing %q", got, tc.wantOut, tc.wantStatus, tc.wantErr)
+			}
+			if tc.wantMs[1] > 0 && (got.DurationMs < tc.wantMs[0] || got.DurationMs > tc.wantMs[1]) {
+				t.Errorf("durationMs = %d, want within %v", got.DurationMs, tc.wantMs)
+			}
+			if strings.Contains(got.Error, sub.Secret) {
+				t.Error("the journal's error text holds the secret")
+			}
+			if tc.wantOut == OutcomeDelivered && (got.Error != "" || len(rc.requests()) != 1) {
+				t.Errorf("delivered attempt: error %q, %d requests", got.Error, len(rc.requests()))
+			}
+			if strings.Contains(tc.name, "302") && len(rc.requests()) != 1 {
+				t.Errorf("the redirect was followed: %d requests", len(rc.requests()))
+			}
+		})
+	}
+}
+
+func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	slow := newReceiver(t, 0)
+	slow.handle = func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+	fast := newReceiver(t, http.StatusNoContent)
+	tok := whAdminToken(t, s)
+	whSubscribe(t, s, tok, slow.URL(), testEventType)
+	whSubscribe(t, s, tok, fast.URL(), testEventType)
+	start := time.Now()
+	whTestEvent(t, s, tok)
+	select {
+	case <-fast.got:
+	case <-time.After(700 * time.Millisecond):
+		t.Fatalf("the fast endpoint waited for the slow one: %d requests after %v", len(fast.requests()), time.Since(start))
+	}
+	s.Advance(0)
+	if d := s.Deliveries(); len(d) != 2 {
+		t.Errorf("journal = %+v, want one delivered and one timed-out attempt", d)
+	}
+}
+
+func TestDeliveriesKeepOrderPerSubscription(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	rc := newReceiver(t, http.StatusOK)
+	tok := whAdminToken(t, s)
+	whSubscribe(t, s, tok, rc.URL(), "sign.casefile.completed")
+	const n = 50
+	for i := range n {
+		s.publishEvent(webhookEvent{CustomerID: DefaultCustomerID, Type: "sign.casefile.completed",
+			Body: fmt.Appendf(nil, `{"n":%d}`, i)})
+	}
+	s.Advance(0)
+	reqs := rc.requests()
+	if len(reqs) != n {
+		t.Fatalf("got %d deliveries, want %d", len(reqs), n)
+	}
+	for i, r := range reqs {
+		if want := fmt.Sprintf(`{"n":%d}`, i); string(r.Body) != want {
+			t.Fatalf("delivery %d carried %s, want %s", i, r.Body, want)
+		}
+	}
+}
+
+func TestEventsOfOtherUsersCaseFilesAreDelivered(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	rc := newReceiver(t, http.StatusNoContent)
+	whSubscribe(t, s, whAdminToken(t, s), rc.URL(), "sign.casefile.completed", "sign.signer.signed")
+	colleague, _ := whUser(t, s, UserSpec{Name: "Colleague", Email: "colleague@example.test"})
+	stranger, _ := whUser(t, s, UserSpec{Name: "Stranger", Email: "stranger@example.test", NewCustomer: true})
+
+	mine := &caseFile{Title: "colleague's", UserID: colleague.UserID, CustomerID: colleague.CustomerID, Status: 5}
+	theirs := &caseFile{Title: "another customer's", UserID: stranger.UserID, CustomerID: stranger.CustomerID, Status: 5}
+	s.cases.add(mine)
+	s.cases.add(theirs)
+	s.emitCaseFile(mine, "sign.casefile.completed")
+	s.emitCaseFile(theirs, "sign.casefile.completed")
+	s.emitCaseFile(mine, "sign.casefile.rejected") // not subscribed
+	s.Advance(0)
+
+	reqs := rc.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("got %d deliveries, want 1 (the colleague's completed case file)", len(reqs))
+	}
+	var body struct {
+		Topic, EventType string
+		Payload          struct{ ID int64 }
+	}
+	_ = json.Unmarshal(reqs[0].Body, &body)
+	if body.Topic != "casefile" || body.EventType != "completed" || body.Payload.ID != mine.ID {
+		t.Errorf("delivered %s, want case file %d completed", reqs[0].Body, mine.ID)
+	}
+}
+
+func TestRealClockRunsTheSchedule(t *testing.T) {
+	t.Parallel()
+	s := New()
+	t.Cleanup(s.Close)
+	rc := newReceiver(t, http.StatusInternalServerError)
+	tok := whAdminToken(t, s)
+	whSubscribe(t, s, tok, rc.URL(), testEventType)
+	whTestEvent(t, s, tok)
+	select {
+	case <-rc.got:
+	case <-time.After(2 * time.Second):
+		t.Fatal("no first attempt with the real clock")
+	}
+	s.Advance(5 * time.Second) // moves the real clock's mock time: the first retry falls due
+	if n := len(rc.requests()); n != 2 {
+		t.Fatalf("after 5 s of mock time: %d attempts, want 2", n)
+	}
+	if d := s.Deliveries(); len(d) != 2 || d[1].Attempt != 2 || d[1].At.Sub(d[0].At) < 5*time.Second {
+		t.Errorf("journal = %+v", d)
+	}
+}
+
+func TestResetForgetsWebhookState(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	rc := newReceiver(t, http.StatusInternalServerError)
+	tok := whAdminToken(t, s)
+	whSubscribe(t, s, tok, rc.URL(), testEventType)
+	whTestEvent(t, s, tok)
+	s.Advance(time.Minute)
+	if err := s.InjectFault(Fault{Path: "/collect/*", Status: 503}); err != nil {
+		t.Fatal(err)
+	}
+	s.Reset()
+	s.Advance(48 * time.Hour)
+	if n := len(rc.requests()); n != 5 {
+		t.Errorf("attempts went on after reset: %d, want the 5 made before it", n)
+	}
+	if len(s.Deliveries()) != 0 || len(s.Faults()) != 0 {
+		t.Errorf("after reset: %d deliveries, %d faults", len(s.Deliveries()), len(s.Faults()))
+	}
+	tok = whAdminToken(t, s)
+	var page struct{ Items []subscriptionJSON }
+	whCall(t, s, "GET", "/webhook/api/v1/subscriptions", tok, nil, &page)
+	if len(page.Items) != 0 {
+		t.Errorf("after reset: %d subscriptions", len(page.Items))
+	}
+}

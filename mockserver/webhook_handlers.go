@@ -1,0 +1,143 @@
+package mockserver
+
+import "net/http"
+
+// webhookDomain is the webhook service's state: subscriptions, the delivery
+// engine and the journal of delivery attempts.
+type webhookDomain struct {
+	subs       *subscriptionStore
+	engine     *deliveryEngine
+	deliveries *deliveryJournal
+}
+
+// initWebhooks sets up subscriptions, the delivery engine, the deliveries
+// journal and fault injection, with their routes and resets.
+func (s *Server) initWebhooks() {
+	s.webhooks = &webhookDomain{subs: newSubscriptionStore(), deliveries: newDeliveryJournal(s.cfg.journalSize)}
+	s.webhooks.engine = newDeliveryEngine(s)
+	s.faults = newFaultStore()
+	s.onReset(s.webhooks.subs.reset)
+	s.onReset(s.webhooks.engine.reset)
+	s.onReset(s.webhooks.deliveries.reset)
+	s.onReset(s.faults.reset)
+	s.consumeEventLog()
+
+	rt := s.router
+	rt.handle(svcWebhook, http.MethodPost, "/api/v1/subscriptions/test", s.handleSubscriptionTest)
+	rt.handle(svcWebhook, http.MethodPost, "/api/v1/subscriptions", s.handleSubscriptionCreate)
+	rt.handle(svcWebhook, http.MethodGet, "/api/v1/subscriptions", s.handleSubscriptionList)
+	rt.handle(svcWebhook, http.MethodGet, "/api/v1/subscriptions/{id}", s.handleSubscriptionGet)
+	rt.handle(svcWebhook, http.MethodPut, "/api/v1/subscriptions/{id}", s.handleSubscriptionReplace)
+	rt.handle(svcWebhook, http.MethodDelete, "/api/v1/subscriptions/{id}", s.handleSubscriptionDelete)
+	if s.cfg.control {
+		rt.handle(svcControl, http.MethodGet, "/deliveries", s.ctlDeliveries)
+		rt.handle(svcControl, http.MethodGet, "/faults", s.ctlFaults)
+		rt.handle(svcControl, http.MethodPost, "/faults", s.ctlAddFault)
+		rt.handle(svcControl, http.MethodDelete, "/faults", s.ctlClearFaults)
+	}
+}
+
+// closeWebhooks lets go of the delivery engine's idle connections; Close
+// calls it once work in flight has ended.
+func (s *Server) closeWebhooks() { s.webhooks.engine.client.CloseIdleConnections() }
+
+// readSubscriptionRequest checks the headers and decodes and validates a
+// create or replace body.
+func (s *Server) readSubscriptionRequest(w http.ResponseWriter, r *http.Request) (*subscriptionRequest, error) {
+	if err := checkWebhookHeaders(r, true); err != nil {
+		return nil, err
+	}
+	var req subscriptionRequest
+	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &req); err != nil {
+		return nil, err
+	}
+	if err := checkSubscription(&req); err != nil {
+		return nil, err
+	}
+	return &req, nil
+}
+
+// handleSubscriptionCreate is POST {Webhook}/api/v1/subscriptions → 201.
+func (s *Server) handleSubscriptionCreate(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.readSubscriptionRequest(w, r)
+	if err != nil {
+		return err
+	}
+	u := userFrom(r)
+	sub := &subscription{ID: newUUID(), CustomerID: u.CustomerID, CreatorID: u.ID, IsActive: true,
+		Secret: randomHex(32), Endpoint: req.Endpoint, EventTypes: *req.EventTypes, Created: s.Now()}
+	if req.IsActive != nil {
+		sub.IsActive = *req.IsActive
+	}
+	if err := s.webhooks.subs.create(sub); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, sub.toJSON())
+	return nil
+}
+
+// handleSubscriptionList is GET {Webhook}/api/v1/subscriptions → {"items":[...]}.
+func (s *Server) handleSubscriptionList(w http.ResponseWriter, r *http.Request) error {
+	if err := checkWebhookHeaders(r, false); err != nil {
+		return err
+	}
+	items := []subscriptionJSON{}
+	for _, sub := range s.webhooks.subs.list(userFrom(r).CustomerID) {
+		items = append(items, sub.toJSON())
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"items": items})
+	return nil
+}
+
+// handleSubscriptionGet is GET {Webhook}/api/v1/subscriptions/{id}.
+func (s *Server) handleSubscriptionGet(w http.ResponseWriter, r *http.Request) error {
+	if err := checkWebhookHeaders(r, false); err != nil {
+		return err
+	}
+	sub, err := s.webhooks.subs.get(userFrom(r).CustomerID, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sub.toJSON())
+	return nil
+}
+
+// handleSubscriptionReplace is PUT {Webhook}/api/v1/subscriptions/{id}: it
+// replaces endpoint and event types, and isActive when given (true
+// re-enables a disabled subscription: it gets new events only).
+func (s *Server) handleSubscriptionReplace(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.readSubscriptionRequest(w, r)
+	if err != nil {
+		return err
+	}
+	sub, err := s.webhooks.subs.replace(userFrom(r).CustomerID, r.PathValue("id"), req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sub.toJSON())
+	return nil
+}
+
+// handleSubscriptionDelete is DELETE {Webhook}/api/v1/subscriptions/{id} → 204.
+func (s *Server) handleSubscriptionDelete(w http.ResponseWriter, r *http.Request) error {
+	if err := checkWebhookHeaders(r, false); err != nil {
+		return err
+	}
+	if err := s.webhooks.subs.remove(userFrom(r).CustomerID, r.PathValue("id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// handleSubscriptionTest is POST {Webhook}/api/v1/subscriptions/test → 204:
+// a webhook.subscription.test event goes to every active subscription of the
+// customer that lists it, under the same retry policy as every event.
+func (s *Server) handleSubscriptionTest(w http.ResponseWriter, r *http.Request) error {
+	if err := checkWebhookHeaders(r, false); err != nil {
+		return err
+	}
+	s.emitTestEvent(userFrom(r).CustomerID)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
