@@ -133,7 +133,7 @@ func (c *Client) formAnswer(ctx context.Context, req *transport.Request, externa
 // checkID refuses an empty id, which would address another endpoint.
 func checkID(externalID string) error {
 	if externalID == "" {
-		return invalid("request", Problem{"externalID", "is empty"})
+		return invalid("request", Problem{Field: "externalID", Message: "is empty"})
 	}
 	return nil
 }

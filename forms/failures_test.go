@@ -2,17 +2,14 @@ package forms_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
+	"regexp"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/forms"
+	"github.com/signkit/signkit-go/internal/sdktest"
 )
 
 // apiCall is one call of the forms client, as the failure paths see it.
@@ -111,81 +108,10 @@ func TestFailurePaths(t *testing.T) {
 	for _, c := range allCalls() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			runFailurePaths(t, c)
+			sdktest.RunFailurePaths(t, sdktest.Call{
+				Name: c.name, Method: c.method, URL: regexp.QuoteMeta(formsURL) + c.path,
+				Status: c.status, Body: c.body, Stream: c.stream, TokenCheck: sdktest.Bearer, Do: c.do,
+			})
 		})
 	}
-}
-
-// runFailurePaths runs the failure paths of one call: a 401 answered by
-// renewing the token once, 404, 422 with details, 500, a malformed answer
-// and a cancelled context.
-func runFailurePaths(t *testing.T, c apiCall) {
-	t.Run("401 renews the token once", func(t *testing.T) { renewsOn401(t, c) })
-	t.Run("404", func(t *testing.T) {
-		e := newEnv(t)
-		e.reply(c.method, c.path, 404, `{"statusCode":404,"error":"not_found","message":"no such form"}`)
-		err := c.do(ctx(t), e.client)
-		require.ErrorIs(t, err, signkit.ErrNotFound)
-		var apiErr *signkit.Error
-		require.ErrorAs(t, err, &apiErr)
-		assert.Equal(t, "no such form", apiErr.Message)
-	})
-	t.Run("422 with details", func(t *testing.T) {
-		e := newEnv(t)
-		e.reply(c.method, c.path, 422, `{"statusCode":422,"error":"validation_failed","message":"invalid",
-			"details":[{"field":"sections[0].fields[0].name","message":"is required"}]}`)
-		err := c.do(ctx(t), e.client)
-		require.ErrorIs(t, err, signkit.ErrValidation)
-		var apiErr *signkit.Error
-		require.ErrorAs(t, err, &apiErr)
-		assert.Equal(t, 422, apiErr.StatusCode)
-		assert.Equal(t, "validation_failed", apiErr.Code)
-		assert.Equal(t, []signkit.FieldError{{Field: "sections[0].fields[0].name", Message: "is required"}}, apiErr.Details)
-	})
-	t.Run("500", func(t *testing.T) {
-		e := newEnv(t, 0) // the default retry policy
-		rec := e.reply(c.method, c.path, 500, `{"statusCode":500,"error":"internal","message":"boom"}`)
-		err := c.do(ctx(t), e.client)
-		var apiErr *signkit.Error
-		require.ErrorAs(t, err, &apiErr)
-		assert.Equal(t, 500, apiErr.StatusCode)
-		if c.method == http.MethodPost {
-			assert.Equal(t, 1, rec.count(), "a POST that may have had an effect is not retried")
-		}
-	})
-	if !c.stream {
-		t.Run("malformed JSON", func(t *testing.T) {
-			e := newEnv(t)
-			e.reply(c.method, c.path, c.status, `{not json`)
-			err := c.do(ctx(t), e.client)
-			var syntaxErr *json.SyntaxError
-			require.ErrorAs(t, err, &syntaxErr)
-			var apiErr *signkit.Error
-			assert.False(t, errors.As(err, &apiErr), "a decode error is not an API error")
-		})
-	}
-	t.Run("cancelled context", func(t *testing.T) {
-		e := newEnv(t)
-		rec := e.reply(c.method, c.path, c.status, c.body)
-		cctx, cancel := context.WithCancel(ctx(t))
-		cancel()
-		require.ErrorIs(t, c.do(cctx, e.client), context.Canceled)
-		assert.Equal(t, 0, rec.count())
-	})
-}
-
-// renewsOn401 answers the first attempt 401 and checks that the call
-// succeeds with a second token.
-func renewsOn401(t *testing.T, c apiCall) {
-	e := newEnv(t)
-	rec := e.handle(c.method, c.path, func(_ *http.Request, n int) (*http.Response, error) {
-		if n == 1 {
-			return jsonResponse(401, `{"statusCode":401,"error":"unauthorized","message":"token expired"}`), nil
-		}
-		return jsonResponse(c.status, c.body), nil
-	})
-	require.NoError(t, c.do(ctx(t), e.client))
-	assert.Equal(t, 2, rec.count())
-	assert.Equal(t, int32(2), e.tokens.Load(), "token requests")
-	assert.Equal(t, "Bearer tok-2", rec.last().Auth)
 }

@@ -3,65 +3,39 @@ package forms_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"regexp"
-	"sync"
 	"sync/atomic"
 	"testing"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/require"
 
 	signkit "github.com/signkit/signkit-go"
-	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/internal/sdktest"
 )
 
-// The fake platform lives under a base path, so that a client building
-// absolute paths ("/v1/forms") instead of joining them to the endpoint fails.
-const (
-	host     = "https://forms.test"
-	formsURL = host + "/collect/api"
-)
+// The fake platform of sdktest serves the forms service under a base path
+// (/collect/api), so that a client building absolute paths ("/v1/forms")
+// instead of joining them to the endpoint fails.
+const formsURL = sdktest.Host + "/collect/api"
 
 // env is an SDK client wired to an httpmock transport with a token endpoint.
 type env struct {
-	mt     *httpmock.MockTransport
+	*sdktest.Env
 	client *signkit.Client
-	tokens atomic.Int32
+	tokens *atomic.Int32
 }
 
-// newEnv returns an env whose client does not retry; pass retries to change it.
-// Any request without a responder fails the test.
+// newEnv returns an env whose client does not retry; pass retries to change
+// it (0: the default policy). Any request without a responder fails the test.
 func newEnv(t testing.TB, retries ...int) *env {
 	t.Helper()
-	e := &env{mt: httpmock.NewMockTransport()}
-	e.mt.RegisterResponder(http.MethodPost, host+"/auth/oauth/token", func(*http.Request) (*http.Response, error) {
-		n := e.tokens.Add(1)
-		return httpmock.NewJsonResponse(http.StatusOK, map[string]any{
-			"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 600,
-		})
-	})
-	e.mt.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
-		t.Errorf("unexpected request %s %s", r.Method, r.URL)
-		return httpmock.NewStringResponse(599, "no responder"), nil
-	})
 	maxRetries := -1
 	if len(retries) > 0 {
 		maxRetries = retries[0]
 	}
-	c, err := signkit.NewClient(signkit.Config{
-		Endpoints: signkit.LocalEndpoints(host),
-		Credentials: auth.Credentials{
-			ClientID: "client", ClientSecret: "client-secret", APIKey: "key", APISecret: "api-secret",
-		},
-		HTTPClient: &http.Client{Transport: e.mt},
-		MaxRetries: maxRetries,
-	})
-	require.NoError(t, err)
-	e.client = c
-	return e
+	e := sdktest.NewEnv(t, maxRetries)
+	return &env{Env: e, client: e.Client, tokens: &e.Tokens}
 }
 
 // recorded is what a handler saw of one request.
@@ -71,54 +45,26 @@ type recorded struct {
 }
 
 // recorder counts and records the requests answered by one handler.
-type recorder struct {
-	mu   sync.Mutex
-	reqs []recorded
-}
+type recorder struct{ *sdktest.Recorder }
 
-func (r *recorder) add(req *http.Request) int {
-	var body []byte
-	if req.Body != nil {
-		body, _ = io.ReadAll(req.Body)
+func (r *recorder) count() int { return r.Count() }
+
+func (r *recorder) last() recorded { return toRecorded(r.Last()) }
+
+func (r *recorder) nth(i int) recorded { return toRecorded(r.All()[i]) }
+
+func toRecorded(q sdktest.Recorded) recorded {
+	return recorded{
+		Method: q.Method, URL: q.URL, Auth: q.Header.Get("Authorization"),
+		Accept: q.Header.Get("Accept"), ContentType: q.ContentType, Body: q.Body,
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reqs = append(r.reqs, recorded{
-		Method: req.Method, URL: req.URL.String(), Auth: req.Header.Get("Authorization"),
-		Accept: req.Header.Get("Accept"), ContentType: req.Header.Get("Content-Type"), Body: body,
-	})
-	return len(r.reqs)
-}
-
-func (r *recorder) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.reqs)
-}
-
-func (r *recorder) last() recorded {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.reqs) == 0 {
-		return recorded{}
-	}
-	return r.reqs[len(r.reqs)-1]
 }
 
 // handle mounts fn for method on the forms-service path (a regexp of what
 // follows formsURL, query string allowed) and returns its recorder. fn gets
 // the request and the 1-based attempt number.
 func (e *env) handle(method, path string, fn func(r *http.Request, n int) (*http.Response, error)) *recorder {
-	rec := &recorder{}
-	rx := regexp.MustCompile("^" + regexp.QuoteMeta(formsURL) + path + `(\?.*)?$`)
-	e.mt.RegisterRegexpResponder(method, rx, func(r *http.Request) (*http.Response, error) {
-		resp, err := fn(r, rec.add(r))
-		if resp != nil {
-			resp.Request = r // as net/http's transport does; the SDK reads it
-		}
-		return resp, err
-	})
-	return rec
+	return &recorder{e.Handle(method, regexp.QuoteMeta(formsURL)+path, fn)}
 }
 
 // reply mounts a fixed answer.
@@ -128,11 +74,7 @@ func (e *env) reply(method, path string, status int, body string) *recorder {
 	})
 }
 
-func jsonResponse(status int, body string) *http.Response {
-	r := httpmock.NewStringResponse(status, body)
-	r.Header.Set("Content-Type", "application/json")
-	return r
-}
+func jsonResponse(status int, body string) *http.Response { return sdktest.JSON(status, body) }
 
 // jsonEq asserts that got is the JSON document want.
 func jsonEq(t *testing.T, want string, got []byte) {

@@ -38,10 +38,10 @@ func (r *PrefillRequest) Validate() error {
 
 func (r *PrefillRequest) problems() []Problem {
 	if r == nil || len(r.Answers) == 0 {
-		return []Problem{{"answers", "is empty"}}
+		return []Problem{{Field: "answers", Message: "is empty"}}
 	}
 	if _, ok := r.Answers[""]; ok {
-		return []Problem{{"answers", "has an empty field name"}}
+		return []Problem{{Field: "answers", Message: "has an empty field name"}}
 	}
 	return nil
 }
@@ -72,9 +72,9 @@ func (r *PrefillRequest) ValidateFor(f *Form) error {
 		path := "answers." + k
 		switch t, ok := types[k]; {
 		case !ok:
-			ps = append(ps, Problem{path, "names no field of the form"})
+			ps = append(ps, Problem{Field: path, Message: "names no field of the form"})
 		case t == TypeHTML || t == TypeFile:
-			ps = append(ps, Problem{path, fmt.Sprintf("a %s field cannot be prefilled", t)})
+			ps = append(ps, Problem{Field: path, Message: fmt.Sprintf("a %s field cannot be prefilled", t)})
 		}
 	}
 	return invalid("prefill request", ps...)
@@ -108,7 +108,7 @@ func (c *Client) CreateRequest(ctx context.Context, externalID string, r *Prefil
 // names of f (see ValidateFor).
 func (c *Client) CreateRequestFor(ctx context.Context, f *Form, r *PrefillRequest) (*PrefillLink, error) {
 	if f == nil {
-		return nil, invalid("request", Problem{"form", "is nil"})
+		return nil, invalid("request", Problem{Field: "form", Message: "is nil"})
 	}
 	if err := r.ValidateFor(f); err != nil {
 		return nil, err

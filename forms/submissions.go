@@ -38,13 +38,13 @@ func (o *ListOptions) Validate() error {
 	}
 	var ps []Problem
 	if o.Limit < 0 || o.Limit > MaxPageSize {
-		ps = append(ps, Problem{"Limit", fmt.Sprintf("must be 0 (the service's default) or 1 to %d, not %d", MaxPageSize, o.Limit)})
+		ps = append(ps, Problem{Field: "Limit", Message: fmt.Sprintf("must be 0 (the service's default) or 1 to %d, not %d", MaxPageSize, o.Limit)})
 	}
 	if o.Offset < 0 {
-		ps = append(ps, Problem{"Offset", fmt.Sprintf("must be at least 0, not %d", o.Offset)})
+		ps = append(ps, Problem{Field: "Offset", Message: fmt.Sprintf("must be at least 0, not %d", o.Offset)})
 	}
 	if !o.CompletedAfter.IsZero() && !o.CompletedBefore.IsZero() && o.CompletedAfter.After(o.CompletedBefore) {
-		ps = append(ps, Problem{"CompletedAfter", "is after CompletedBefore"})
+		ps = append(ps, Problem{Field: "CompletedAfter", Message: "is after CompletedBefore"})
 	}
 	return invalid("list options", ps...)
 }

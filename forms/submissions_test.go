@@ -110,7 +110,7 @@ func TestAllSubmissionsYieldsEachOnceInThreeRequests(t *testing.T) {
 	}
 	assert.Equal(t, 3, rec.count())
 	assert.Equal(t, &forms.ListOptions{Limit: 5}, opts, "the caller's options are not changed")
-	assert.Contains(t, rec.reqs[2].URL, "limit=1000&offset=2000")
+	assert.Contains(t, rec.nth(2).URL, "limit=1000&offset=2000")
 }
 
 func TestAllSubmissionsWithoutTotalStopsOnAShortPage(t *testing.T) {

@@ -4,62 +4,28 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/signkit/signkit-go/internal/apierror"
 )
 
 // Problem is one thing wrong with a form or a request, found before
-// anything is sent.
-type Problem struct {
-	// Field is the path of the offending value, in the style of the
-	// service's error details: "sections[1].fields[0].name",
-	// "caseFileTitleTemplate", "answers.email", "Limit".
-	Field string
-	// Message says what is wrong, for example "is required".
-	Message string
-}
+// anything is sent. Its Field is the path of the offending value, in the
+// style of the service's error details: "sections[1].fields[0].name",
+// "caseFileTitleTemplate", `answers["email"]`, "Limit".
+type Problem = apierror.Problem
 
 // ValidationError is returned when the package refuses a form or a request
-// before sending it. It lists every problem found, not only the first.
+// before sending it (Subject "form", "prefill request", "list options" or
+// "request"). It lists every problem found, not only the first, and
 // errors.Is(err, signkit.ErrValidation) holds for it, as for a 400 or 422
-// answered by the service.
-type ValidationError struct {
-	// Subject is what was checked: "form", "prefill request", "list
-	// options" or "request".
-	Subject  string
-	Problems []Problem
-}
-
-// Error lists all problems: "forms: invalid form: 2 problems: a: is
-// required; b: ...".
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	b.WriteString("forms: invalid " + e.Subject + ": ")
-	if len(e.Problems) != 1 {
-		b.WriteString(strconv.Itoa(len(e.Problems)) + " problems: ")
-	}
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.Field + ": " + p.Message)
-	}
-	return b.String()
-}
-
-// Is reports whether target is signkit.ErrValidation (apierror.ErrValidation).
-func (e *ValidationError) Is(target error) bool {
-	return target == apierror.ErrValidation
-}
+// answered by the service. It is signkit.ValidationError, shared by every
+// service package.
+type ValidationError = apierror.ValidationError
 
 // invalid returns a *ValidationError for problems, or nil when there are none.
 func invalid(subject string, problems ...Problem) error {
-	if len(problems) == 0 {
-		return nil
-	}
-	return &ValidationError{Subject: subject, Problems: problems}
+	return apierror.Invalid("forms", subject, problems...)
 }
 
 // mergeField matches a {{name}} merge field; surrounding blanks are allowed.
@@ -91,7 +57,7 @@ var titleMergeFields = []string{"formName", "primarySigner.name", "primarySigner
 // Create and Update call Validate and send nothing when it fails.
 func (f *Form) Validate() error {
 	if f == nil {
-		return invalid("form", Problem{"form", "is nil"})
+		return invalid("form", Problem{Field: "form", Message: "is nil"})
 	}
 	v := &validator{all: map[string]bool{}, declared: map[string]position{}, mapped: map[string]position{}}
 	slugs := map[string]int{}

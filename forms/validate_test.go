@@ -169,7 +169,7 @@ func TestValidateNilForm(t *testing.T) {
 
 func TestValidationErrorMessage(t *testing.T) {
 	t.Parallel()
-	err := &forms.ValidationError{Subject: "form", Problems: []forms.Problem{{"a", "is required"}, {"b", "is bad"}}}
+	err := &forms.ValidationError{Package: "forms", Subject: "form", Problems: []forms.Problem{{Field: "a", Message: "is required"}, {Field: "b", Message: "is bad"}}}
 	assert.Equal(t, "forms: invalid form: 2 problems: a: is required; b: is bad", err.Error())
 	err.Problems = err.Problems[:1]
 	assert.Equal(t, "forms: invalid form: a: is required", err.Error())

@@ -110,6 +110,13 @@ func (r *Recorder) Last() Recorded {
 	return r.reqs[len(r.reqs)-1]
 }
 
+// All returns every request answered, in order.
+func (r *Recorder) All() []Recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Recorded(nil), r.reqs...)
+}
+
 // Handle mounts fn for method on the URLs matching urlPattern (a regexp of
 // the whole URL without its query string, anchored at both ends) and returns
 // its recorder. fn gets the request and the 1-based attempt number.

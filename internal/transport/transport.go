@@ -113,7 +113,7 @@ func (c *Client) Do(ctx context.Context, r *Request, out any) error {
 		return nil
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, MaxJSON)).Decode(out); err != nil {
-		return fmt.Errorf("signkit: decoding answer of %s %s: %w", r.Method, resp.Request.URL.Path, err)
+		return fmt.Errorf("signkit: decoding answer of %s %s: %w", r.Method, r.path(), err)
 	}
 	return nil
 }
@@ -128,7 +128,7 @@ func (c *Client) Download(ctx context.Context, r *Request, w io.Writer) (int64, 
 	defer resp.Body.Close()
 	n, err := io.Copy(w, resp.Body)
 	if err != nil {
-		return n, fmt.Errorf("signkit: reading answer of %s %s: %w", r.Method, resp.Request.URL.Path, err)
+		return n, fmt.Errorf("signkit: reading answer of %s %s: %w", r.Method, r.path(), err)
 	}
 	return n, nil
 }
@@ -209,6 +209,14 @@ func (c *Client) newRequest(ctx context.Context, r *Request) (*http.Request, err
 		req.Header.Set("Content-Type", r.ContentType)
 	}
 	return req, nil
+}
+
+// path is the path of r.URL, for error messages (no query, no user info).
+func (r *Request) path() string {
+	if u, err := url.Parse(r.URL); err == nil {
+		return u.Path
+	}
+	return r.URL
 }
 
 // body returns the opener of r's body: its JSON marshalled once, or r.Body.
