@@ -1,0 +1,191 @@
+// Package deduptest is the conformance suite that every webhooks.DedupStore
+// of this module passes: the memory store and the Redis store run the same
+// tests.
+package deduptest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/signkit/signkit-go/webhooks"
+)
+
+// Subject is one store under test.
+type Subject struct {
+	// Store is empty when handed over.
+	Store webhooks.DedupStore
+	// Advance makes d pass for Store, with a fake clock; nil means real time
+	// (the suite sleeps).
+	Advance func(d time.Duration)
+	// Peer, when not nil, shares Store's claims as a second receiver would
+	// (for example another client of the same Redis).
+	Peer webhooks.DedupStore
+	// TTL is the short ttl of the expiry test (default 200ms).
+	TTL time.Duration
+}
+
+// Run runs the suite; newSubject is called once per subtest.
+func Run(t *testing.T, newSubject func(t *testing.T) Subject) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, Subject)
+	}{
+		{"ClaimOnce", testClaimOnce},
+		{"ReleaseThenReclaim", testRelease},
+		{"Expiry", testExpiry},
+		{"ConcurrentClaimsOneWinner", testConcurrent},
+		{"InvalidClaim", testInvalid},
+		{"Peer", testPeer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.fn(t, newSubject(t))
+		})
+	}
+}
+
+func claim(t *testing.T, s webhooks.DedupStore, id string, ttl time.Duration) bool {
+	t.Helper()
+	ok, err := s.Claim(context.Background(), id, ttl)
+	if err != nil {
+		t.Fatalf("Claim(%q): %v", id, err)
+	}
+	return ok
+}
+
+func release(t *testing.T, s webhooks.DedupStore, id string) {
+	t.Helper()
+	if err := s.Release(context.Background(), id); err != nil {
+		t.Fatalf("Release(%q): %v", id, err)
+	}
+}
+
+func testClaimOnce(t *testing.T, sub Subject) {
+	s := sub.Store
+	if !claim(t, s, "evt-1", time.Minute) {
+		t.Fatal("first claim refused")
+	}
+	if claim(t, s, "evt-1", time.Minute) {
+		t.Fatal("second claim of one id accepted")
+	}
+	for i := range 50 {
+		if !claim(t, s, fmt.Sprintf("evt-other-%d", i), time.Minute) {
+			t.Fatalf("claim of new id %d refused", i)
+		}
+	}
+	if claim(t, s, "evt-1", time.Minute) {
+		t.Fatal("claim accepted after other claims")
+	}
+}
+
+func testRelease(t *testing.T, sub Subject) {
+	s := sub.Store
+	release(t, s, "never-claimed") // not an error
+	if !claim(t, s, "evt-r", time.Minute) {
+		t.Fatal("first claim refused")
+	}
+	release(t, s, "evt-r")
+	if !claim(t, s, "evt-r", time.Minute) {
+		t.Fatal("claim after release refused")
+	}
+	if claim(t, s, "evt-r", time.Minute) {
+		t.Fatal("claim after re-claim accepted")
+	}
+	release(t, s, "evt-r")
+	release(t, s, "evt-r") // twice is fine
+}
+
+func testExpiry(t *testing.T, sub Subject) {
+	s := sub.Store
+	ttl := sub.TTL
+	if ttl == 0 {
+		ttl = 200 * time.Millisecond
+	}
+	wait := sub.Advance
+	if wait == nil {
+		wait = time.Sleep
+	}
+	if !claim(t, s, "evt-ttl", ttl) || !claim(t, s, "evt-long", time.Hour) {
+		t.Fatal("first claims refused")
+	}
+	if claim(t, s, "evt-ttl", ttl) {
+		t.Fatal("claim accepted before the ttl passed")
+	}
+	wait(ttl + ttl/2 + 10*time.Millisecond)
+	if !claim(t, s, "evt-ttl", ttl) {
+		t.Fatal("claim refused after the ttl passed")
+	}
+	if claim(t, s, "evt-long", time.Hour) {
+		t.Fatal("claim with a long ttl expired early")
+	}
+}
+
+func testConcurrent(t *testing.T, sub Subject) {
+	stores := []webhooks.DedupStore{sub.Store}
+	if sub.Peer != nil {
+		stores = append(stores, sub.Peer)
+	}
+	const ids, racers = 20, 16
+	for i := range ids {
+		id := fmt.Sprintf("evt-race-%d", i)
+		var wins atomic.Int32
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for r := range racers {
+			wg.Go(func() {
+				<-start
+				ok, err := stores[r%len(stores)].Claim(context.Background(), id, time.Minute)
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					wins.Add(1)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		if n := wins.Load(); n != 1 {
+			t.Fatalf("%s: %d winners of %d concurrent claims, want exactly 1", id, n, racers)
+		}
+	}
+}
+
+func testInvalid(t *testing.T, sub Subject) {
+	ctx := context.Background()
+	if _, err := sub.Store.Claim(ctx, "", time.Minute); !errors.Is(err, webhooks.ErrInvalidClaim) {
+		t.Fatalf("empty id: %v", err)
+	}
+	for _, ttl := range []time.Duration{0, -time.Second} {
+		if _, err := sub.Store.Claim(ctx, "evt-x", ttl); !errors.Is(err, webhooks.ErrInvalidClaim) {
+			t.Fatalf("ttl %v: %v", ttl, err)
+		}
+	}
+	if !claim(t, sub.Store, "evt-x", time.Minute) {
+		t.Fatal("an invalid claim left a claim behind")
+	}
+}
+
+// testPeer: two receivers that share one backend see each other's claims.
+func testPeer(t *testing.T, sub Subject) {
+	if sub.Peer == nil {
+		t.Skip("store has no peer: it serves one process")
+	}
+	a, b := sub.Store, sub.Peer
+	if !claim(t, a, "evt-p", time.Minute) {
+		t.Fatal("first claim refused")
+	}
+	if claim(t, b, "evt-p", time.Minute) {
+		t.Fatal("peer claimed an id that is claimed")
+	}
+	release(t, b, "evt-p") // the peer's handler failed
+	if !claim(t, a, "evt-p", time.Minute) {
+		t.Fatal("claim refused after the peer released")
+	}
+}
