@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -57,7 +59,7 @@ type delivery struct {
 // slow or dead endpoint holds up only its own queue.
 type deliveryEngine struct {
 	s      *Server
-	client *http.Client
+	client atomic.Pointer[http.Client]
 	slots  chan struct{}
 
 	mu     sync.Mutex
@@ -71,7 +73,17 @@ type subQueue struct {
 }
 
 func newDeliveryEngine(s *Server) *deliveryEngine {
+	e := &deliveryEngine{s: s, slots: make(chan struct{}, deliveryWorkers), queues: map[string]*subQueue{}}
+	e.client.Store(newDeliveryClient(nil))
+	return e
+}
+
+// newDeliveryClient is the HTTP client of deliveries: the spec's connect
+// timeout, no proxy, redirects not followed, TLS as tlsConf says (nil: the
+// system's roots).
+func newDeliveryClient(tlsConf *tls.Config) *http.Client {
 	tr := &http.Transport{
+		TLSClientConfig:     tlsConf,
 		Proxy:               nil, // deliveries go straight to the endpoint
 		DialContext:         (&net.Dialer{Timeout: connectTimeout}).DialContext,
 		TLSHandshakeTimeout: responseTimeout,
@@ -80,10 +92,22 @@ func newDeliveryEngine(s *Server) *deliveryEngine {
 		IdleConnTimeout:     90 * time.Second,
 		ForceAttemptHTTP2:   true,
 	}
-	client := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error {
+	return &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse // a redirect is a failed delivery, not followed
 	}}
-	return &deliveryEngine{s: s, client: client, slots: make(chan struct{}, deliveryWorkers), queues: map[string]*subQueue{}}
+}
+
+// SetWebhookTLSConfig sets the TLS configuration of webhook deliveries to
+// https endpoints, for example to trust the certificate of an
+// httptest.NewTLSServer: srv.SetWebhookTLSConfig(ts.Client().Transport.(*http.Transport).TLSClientConfig).
+// nil returns to the system's roots. Attempts that have started keep the
+// configuration they started with.
+func (s *Server) SetWebhookTLSConfig(c *tls.Config) {
+	if c != nil {
+		c = c.Clone()
+	}
+	old := s.webhooks.engine.client.Swap(newDeliveryClient(c))
+	old.CloseIdleConnections()
 }
 
 // reset forgets queued deliveries (the clock has dropped scheduled retries).
@@ -93,7 +117,7 @@ func (e *deliveryEngine) reset() {
 	for _, q := range e.queues {
 		q.items = nil
 	}
-	e.client.CloseIdleConnections()
+	e.client.Load().CloseIdleConnections()
 }
 
 // publishEvent hands an event of a customer to the engine: every active
@@ -192,7 +216,7 @@ func (e *deliveryEngine) post(sub subscription, d *delivery, at time.Time) (int,
 		"User-Agent":   {"signkit-mock-webhooks/1"},
 	}
 	req.Header["X-Event-Signature"] = []string{signEvent(sub.Secret, at, req.Header, d.body)}
-	resp, err := e.client.Do(req)
+	resp, err := e.client.Load().Do(req)
 	if err != nil {
 		return 0, describeDeliveryError(err)
 	}

@@ -1,10 +1,14 @@
 package mockserver
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -197,6 +201,18 @@ func closedPortURL(t *testing.T) string {
 	return u
 }
 
+// outcomeCase is one endpoint behaviour and the attempt it must produce.
+type outcomeCase struct {
+	name       string
+	status     int
+	handle     func(w http.ResponseWriter, r *http.Request)
+	closed     bool
+	wantOut    string
+	wantStatus int
+	wantErr    string
+	wantMs     [2]int64 // bounds of durationMs, 0 = unchecked
+}
+
 func TestDeliveryOutcomes(t *testing.T) {
 	t.Parallel()
 	slow := func(w http.ResponseWriter, r *http.Request) {
@@ -206,20 +222,12 @@ func TestDeliveryOutcomes(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusOK)
 	}
-	tests := []struct {
-		name       string
-		status     int
-		handle     func(w http.ResponseWriter, r *http.Request)
-		closed     bool
-		wantOut    string
-		wantStatus int
-		wantErr    string
-		wantMs     [2]int64 // bounds of durationMs, 0 = unchecked
-	}{
+	tests := []outcomeCase{
 		{name: "204 acknowledges", status: 204, wantOut: OutcomeDelivered, wantStatus: 204},
 		{name: "200 with a body acknowledges", handle: func(w http.ResponseWriter, _ *http.Request) {
 			_, _ = w.Write([]byte(`{"ok":true}`))
 		}, wantOut: OutcomeDelivered, wantStatus: 200},
+		{name: "201 acknowledges", status: 201, wantOut: OutcomeDelivered, wantStatus: 201},
 		{name: "answer after 1.5 s times out", handle: slow, wantOut: OutcomeFailed, wantErr: "within 1s",
 			wantMs: [2]int64{1000, 1400}},
 		{name: "302 is not followed", handle: func(w http.ResponseWriter, r *http.Request) {
@@ -227,43 +235,48 @@ func TestDeliveryOutcomes(t *testing.T) {
 		}, wantOut: OutcomeFailed, wantStatus: 302, wantErr: "302"},
 		{name: "closed port", closed: true, wantOut: OutcomeFailed, wantErr: "refused"},
 		{name: "404 fails", status: 404, wantOut: OutcomeFailed, wantStatus: 404, wantErr: "404"},
-		{name: "201 acknowledges", status: 201, wantOut: OutcomeDelivered, wantStatus: 201},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s := whServer(t)
-			rc := newReceiver(t, tc.status)
-			rc.handle = tc.handle
-			endpoint := rc.URL()
-			if tc.closed {
-				endpoint = closedPortURL(t)
-			}
-			tok := whAdminToken(t, s)
-			sub := whSubscribe(t, s, tok, endpoint, testEventType)
-			whTestEvent(t, s, tok)
-			s.Advance(0)
-			d := s.Deliveries()
-			if len(d) != 1 {
-				t.Fatalf("journal has %d attempts, want 1: %+v", len(d), d)
-			}
-			got := d[0]
-			if got.Outcome != tc.wantOut || got.Status != tc.wantStatus || !strings.Contains(got.Error, tc.wantErr) {
-				t.Errorf("attempt = %+v, want outcome %s, status %d, error containing %q", got, tc.wantOut, tc.wantStatus, tc.wantErr)
-			}
-			if tc.wantMs[1] > 0 && (got.DurationMs < tc.wantMs[0] || got.DurationMs > tc.wantMs[1]) {
-				t.Errorf("durationMs = %d, want within %v", got.DurationMs, tc.wantMs)
-			}
-			if strings.Contains(got.Error, sub.Secret) {
-				t.Error("the journal's error text holds the secret")
-			}
-			if tc.wantOut == OutcomeDelivered && (got.Error != "" || len(rc.requests()) != 1) {
-				t.Errorf("delivered attempt: error %q, %d requests", got.Error, len(rc.requests()))
-			}
-			if strings.Contains(tc.name, "302") && len(rc.requests()) != 1 {
-				t.Errorf("the redirect was followed: %d requests", len(rc.requests()))
-			}
+			checkOutcome(t, tc)
 		})
+	}
+}
+
+// checkOutcome delivers one test event to the case's endpoint and checks
+// the journaled attempt.
+func checkOutcome(t *testing.T, tc outcomeCase) {
+	s := whServer(t)
+	rc := newReceiver(t, tc.status)
+	rc.handle = tc.handle
+	endpoint := rc.URL()
+	if tc.closed {
+		endpoint = closedPortURL(t)
+	}
+	tok := whAdminToken(t, s)
+	sub := whSubscribe(t, s, tok, endpoint, testEventType)
+	whTestEvent(t, s, tok)
+	s.Advance(0)
+	d := s.Deliveries()
+	if len(d) != 1 {
+		t.Fatalf("journal has %d attempts, want 1: %+v", len(d), d)
+	}
+	got := d[0]
+	if got.Outcome != tc.wantOut || got.Status != tc.wantStatus || !strings.Contains(got.Error, tc.wantErr) {
+		t.Errorf("attempt = %+v, want outcome %s, status %d, error containing %q", got, tc.wantOut, tc.wantStatus, tc.wantErr)
+	}
+	if tc.wantMs[1] > 0 && (got.DurationMs < tc.wantMs[0] || got.DurationMs > tc.wantMs[1]) {
+		t.Errorf("durationMs = %d, want within %v", got.DurationMs, tc.wantMs)
+	}
+	if strings.Contains(got.Error, sub.Secret) {
+		t.Error("the journal's error text holds the secret")
+	}
+	if tc.wantOut == OutcomeDelivered && got.Error != "" {
+		t.Errorf("delivered attempt with error %q", got.Error)
+	}
+	if n := len(rc.requests()); !tc.closed && n != 1 {
+		t.Errorf("the endpoint got %d requests, want 1 (a redirect is not followed)", n)
 	}
 }
 
@@ -391,3 +404,49 @@ func TestResetForgetsWebhookState(t *testing.T) {
 		t.Errorf("after reset: %d subscriptions", len(page.Items))
 	}
 }
+
+func TestHTTPSEndpointWithTrustedCertificate(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(ts.Close)
+	tok := whAdminToken(t, s)
+	whSubscribe(t, s, tok, ts.URL+"/hook", testEventType)
+	whTestEvent(t, s, tok) // the test certificate is not trusted yet
+	s.Advance(0)
+	s.SetWebhookTLSConfig(ts.Client().Transport.(*http.Transport).TLSClientConfig)
+	s.Advance(5 * time.Second) // the retry
+	d := s.Deliveries()
+	if len(d) != 2 || d[0].Outcome != OutcomeFailed || !strings.Contains(d[0].Error, "certificate") ||
+		d[1].Outcome != OutcomeDelivered || d[1].Attempt != 2 {
+		t.Errorf("journal = %+v, want a certificate failure, then the retry delivered", d)
+	}
+}
+
+func TestDescribeDeliveryError(t *testing.T) {
+	t.Parallel()
+	dialTimeout := &net.OpError{Op: "dial", Net: "tcp", Err: timeoutError{}}
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{&url.Error{Op: "Post", URL: "https://x.test", Err: dialTimeout}, "connection took longer than 200ms"},
+		{&url.Error{Op: "Post", URL: "https://x.test", Err: context.DeadlineExceeded}, "no complete response within 1s"},
+		{errors.New("boom"), "delivery failed: boom"},
+	}
+	for _, tc := range tests {
+		got := describeDeliveryError(tc.err)
+		if !strings.Contains(got.Error(), tc.want) || !errors.Is(got, tc.err) {
+			t.Errorf("describeDeliveryError(%v) = %v, want it to say %q and wrap the cause", tc.err, got, tc.want)
+		}
+	}
+}
+
+// timeoutError is a net.Error that timed out.
+type timeoutError struct{}
+
+func (timeoutError) Error() string   { return "i/o timeout" }
+func (timeoutError) Timeout() bool   { return true }
+func (timeoutError) Temporary() bool { return true }

@@ -130,31 +130,29 @@ func TestFaultDropInProcess(t *testing.T) {
 	}
 }
 
-func TestFaultsOverTheNetwork(t *testing.T) {
+// ctlSend sends a control API request over the network and answers its status.
+func ctlSend(t *testing.T, s *Server, method, path, body string) int {
+	t.Helper()
+	req, err := http.NewRequest(method, s.URL()+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+func TestFaultDropOverTheNetwork(t *testing.T) {
 	t.Parallel()
 	s := Start(t, WithManualClock(whEpoch))
-	post := func(body string) (*http.Response, error) {
-		req, err := http.NewRequest("POST", s.URL()+"/mock/faults", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return http.DefaultClient.Do(req)
+	if st := ctlSend(t, s, "POST", "/mock/faults", `{"method":"GET","path":"/mock/health","status":500}`); st != 422 {
+		t.Errorf("faulting the control API: %d, want 422", st)
 	}
-	resp, err := post(`{"method":"GET","path":"/mock/health","status":500}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = resp.Body.Close()
-	if resp.StatusCode != 422 {
-		t.Errorf("faulting the control API: %d, want 422", resp.StatusCode)
-	}
-	resp, err = post(`{"method":"GET","path":"/collect/api/*","drop":true,"times":1}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = resp.Body.Close()
-	if resp.StatusCode != 201 {
-		t.Fatalf("POST /mock/faults: %d", resp.StatusCode)
+	if st := ctlSend(t, s, "POST", "/mock/faults", `{"method":"GET","path":"/collect/api/*","drop":true,"times":1}`); st != 201 {
+		t.Fatalf("POST /mock/faults: %d", st)
 	}
 	if r, err := http.Get(s.URL() + "/collect/api/v1/forms/x"); err == nil {
 		_ = r.Body.Close()
@@ -165,12 +163,14 @@ func TestFaultsOverTheNetwork(t *testing.T) {
 	} else {
 		_ = r.Body.Close()
 	}
+}
 
-	resp, err = post(`{"method":"GET","path":"/collect/api/*","delayMs":5000}`)
-	if err != nil {
-		t.Fatal(err)
+func TestFaultDelayEndsWithTheClient(t *testing.T) {
+	t.Parallel()
+	s := Start(t, WithManualClock(whEpoch))
+	if st := ctlSend(t, s, "POST", "/mock/faults", `{"method":"GET","path":"/collect/api/*","delayMs":5000}`); st != 201 {
+		t.Fatalf("POST /mock/faults: %d", st)
 	}
-	_ = resp.Body.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", s.URL()+"/collect/api/v1/forms/x", nil)
@@ -182,12 +182,8 @@ func TestFaultsOverTheNetwork(t *testing.T) {
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("delay not bounded by the client: %v", took)
 	}
-
-	del, _ := http.NewRequest("DELETE", s.URL()+"/mock/faults", nil)
-	if r, err := http.DefaultClient.Do(del); err != nil || r.StatusCode != 204 {
-		t.Fatalf("DELETE /mock/faults: %v %v", r, err)
-	} else {
-		_ = r.Body.Close()
+	if st := ctlSend(t, s, "DELETE", "/mock/faults", ""); st != 204 {
+		t.Fatalf("DELETE /mock/faults: %d", st)
 	}
 	if len(s.Faults()) != 0 {
 		t.Errorf("faults left after DELETE: %+v", s.Faults())

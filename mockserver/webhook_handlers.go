@@ -39,7 +39,7 @@ func (s *Server) initWebhooks() {
 
 // closeWebhooks lets go of the delivery engine's idle connections; Close
 // calls it once work in flight has ended.
-func (s *Server) closeWebhooks() { s.webhooks.engine.client.CloseIdleConnections() }
+func (s *Server) closeWebhooks() { s.webhooks.engine.client.Load().CloseIdleConnections() }
 
 // readSubscriptionRequest checks the headers and decodes and validates a
 // create or replace body.
