@@ -24,7 +24,16 @@
 //   - accounts.go, auth.go: customers, users, the token endpoint, tokens.
 //   - control.go: the control API; journal.go: GET /mock/requests.
 //   - forms_*.go: the forms service; public_*.go: the public form pages.
-//   - casefiles_store.go: the signing store that submissions feed.
+//   - casefiles_store.go: the signing store that submissions and Send jobs feed.
+//   - send.go, send_validate.go: the Send create endpoint (streamed multipart
+//     upload, WithMaxUploadBytes) and its validation; queue.go: jobs and the
+//     queue status check.
+//   - signing.go: the signing simulation (activation, rounds, completion,
+//     reminders, expiry); control_casefiles.go: its control API and
+//     Server.SignerAction; signing_page.go: the page behind each signing link.
+//   - sign_service.go: case file details and document content; pdf.go:
+//     signature pages (go-pdf/fpdf) merged into signed PDFs (pdfcpu).
+//   - events.go: the event log; emails.go: the outbox (GET /mock/emails).
 //   - transport.go: the in-process http.RoundTripper.
 //   - webhook_subs.go, webhook_handlers.go: webhook subscriptions;
 //     delivery*.go, deliveries_journal.go: the delivery engine, its retry
@@ -56,6 +65,49 @@
 // instant concurrently), waiting for each instant's work before the next.
 // With the real clock the same tasks run when the wall clock reaches them.
 // A task must not call Advance.
+//
+// # Send, signing simulation, events and emails
+//
+// A Send create request streams each files part to its own file under the
+// server's temporary directory (created on first use, removed by Reset and
+// Close) through a fixed buffer, hashing on the way, so memory does not grow
+// with file size; the whole body is limited by WithMaxUploadBytes (default
+// 1 GiB, 413 above it). A valid request queues a job that runs s.cfg.jobDelay
+// of mock time later and adds the case file with s.cases.add.
+//
+// caseFileStore.add runs the store's onAdd hook, which is s.activate: a
+// Send job's case file and a form submission's are activated by the same
+// function (status 1, the lowest signOrder round activated, request emails
+// to signers with an email, reminders every reminderInterval days from the
+// request, the expiry if expireAt is set). Signer actions go through
+// s.SignerAction (control API, signing page). All of it is serialized by
+// s.sign.mu; writes to case file state also hold s.cases.mu, which readers
+// take. Statuses follow DESIGN section 3 (case file 0..7, signer 0..5).
+//
+// A case file can be put in the customer's shared folder, where every user
+// of the customer may read it: Server.ShareCaseFile or POST
+// /mock/casefiles/{id}/shared-folder {"shared":true}. Its expiry can be set
+// with caseFile.expireAt (RFC 3339) in the Send data, Server.SetCaseFileExpiry
+// or POST /mock/casefiles/{id}/expiry {"expireAt":"…"}.
+//
+// The event log (s.sign.events, events.go) holds every customer's events in
+// order; GET /mock/events lists it. To emit, call
+// s.sign.events.emit(customerID, caseFileID, eventType, s.Now(), payload)
+// (caseFileID 0 for events of no case file, such as the test event); the
+// body is {"topic","eventType","eventTime","payload"}, topic and eventType
+// taken from app.topic.event, eventTime {"date":"YYYY-MM-DD
+// HH:MM:SS.ffffff","timezone_type":3,"timezone":"UTC"}. s.emitCaseFile and
+// s.emitSigner build the spec's case file and signer payloads. A consumer
+// calls s.sign.events.subscribe(func(ev *event)) once, in its init function
+// (after initSigning); the listener runs synchronously for each event in
+// log order, while the emitter holds its locks, so it must return quickly,
+// must not emit, and must not call into the case file store or the
+// simulation: it starts slow work with s.clock.go_. Listeners survive
+// Reset; the log does not, but sequence numbers (event.Seq) keep growing.
+// s.sign.events.since(customerID, afterSeq) reads the log.
+//
+// Emails go to the outbox with s.sendEmail(to, subject, text, signingLink);
+// GET /mock/emails lists {"to","subject","text","signingLink","at"}.
 //
 // # Webhooks
 //

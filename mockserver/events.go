@@ -167,19 +167,6 @@ func (l *eventLog) since(customerID, after int64) []*event {
 	return out
 }
 
-// forCaseFile answers the types of a case file's events, oldest first.
-func (l *eventLog) forCaseFile(caseFileID int64) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []string
-	for _, ev := range l.events {
-		if ev.CaseFileID == caseFileID {
-			out = append(out, ev.Type)
-		}
-	}
-	return out
-}
-
 // emitCaseFile emits a case file event with payload {id, status}.
 func (s *Server) emitCaseFile(cf *caseFile, typ string) {
 	s.sign.events.emit(cf.CustomerID, cf.ID, typ, s.Now(), caseFileRef{ID: cf.ID, Status: cf.Status})

@@ -48,20 +48,24 @@ func sndDo(t *testing.T, s *Server, id int64, links map[string]string, st sndSte
 	return code
 }
 
-func TestSigningScenarios(t *testing.T) {
-	t.Parallel()
+// sndScenario is a signing scenario: a case file, the events of its
+// activation, steps, and the end state.
+type sndScenario struct {
+	name       string
+	cf         map[string]any
+	activation []string
+	steps      []sndStep
+	status     int // case file status at the end
+	emails     int // emails in the outbox at the end
+}
+
+// sndScenarios are the scenarios of issue 4 and a few more.
+func sndScenarios() []sndScenario {
 	reminding := sndCase("Ann:ann@example.com")
 	reminding["signers"].([]any)[0].(map[string]any)["reminderInterval"] = 1
 	expiring := sndCase("Ann:ann@example.com")
 	expiring["expireAt"] = epoch.Add(2 * day).Format(time.RFC3339)
-	tests := []struct {
-		name       string
-		cf         map[string]any
-		activation []string
-		steps      []sndStep
-		status     int // case file status at the end
-		emails     int // emails in the outbox at the end
-	}{
+	return []sndScenario{
 		{name: "one signer", cf: sndCase("Ann:ann@example.com"),
 			activation: []string{"signer.requestActivated:Ann", "signer.requestSent:Ann"},
 			steps: []sndStep{{signer: "Ann", action: "sign",
@@ -133,7 +137,11 @@ func TestSigningScenarios(t *testing.T) {
 				{signer: "Cy", action: "page-reject", want: []string{"signer.rejected:Cy", "casefile.rejected"}}},
 			status: cfRejected, emails: 2},
 	}
-	for _, tc := range tests {
+}
+
+func TestSigningScenarios(t *testing.T) {
+	t.Parallel()
+	for _, tc := range sndScenarios() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s, tok, file := sndServer(t)

@@ -1,0 +1,320 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sndNeedTool finds a command-line tool; without it the test is skipped,
+// unless CI is set, where it fails.
+func sndNeedTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed and CI is set: .ci/run must install it (Debian poppler-utils)", name)
+		}
+		t.Skipf("%s is not installed and CI is unset: skipping the PDF text check", name)
+	}
+	return p
+}
+
+// sndGet fetches a path with a bearer token and an Accept header.
+func sndGet(t *testing.T, s *Server, path, tok, accept string) (int, []byte) {
+	t.Helper()
+	req := newReq(t, s, "GET", path)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	return do(t, s, req, nil)
+}
+
+func TestCaseFilePermissions(t *testing.T) {
+	t.Parallel()
+	s, owner, file := sndServer(t)
+	id, _ := sndRun(t, s, owner, sndCase("Ann:ann@example.com"), file)
+	var details caseFileJSON
+	if st, b := call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), owner, nil, &details); st != 200 {
+		t.Fatalf("owner: %d %s", st, b)
+	}
+	docPath := "/api/v3/documents/" + details.Documents[0].DocumentID + "/content"
+	users := map[string]UserSpec{"super": {Name: "Super", SuperUser: true}, "colleague": {Name: "Colleague"},
+		"stranger": {Name: "Stranger", NewCustomer: true}}
+	tokens := map[string]string{"owner": owner}
+	for name, spec := range users {
+		c, err := s.AddUser(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens[name] = login(t, s, c)
+	}
+	check := func(stage string, want map[string]int) {
+		t.Helper()
+		for who, code := range want {
+			for _, p := range []string{fmt.Sprintf("/api/v1/casefiles/%d", id), docPath} {
+				if st, b := sndGet(t, s, p, tokens[who], ""); st != code {
+					t.Errorf("%s: %s GET %s: %d, want %d: %.200s", stage, who, p, st, code, b)
+				}
+			}
+		}
+	}
+	check("private", map[string]int{"owner": 200, "super": 200, "colleague": 403, "stranger": 404})
+	if st, b := call(t, s, "POST", fmt.Sprintf("/mock/casefiles/%d/shared-folder", id), "", map[string]bool{"shared": true}, nil); st != 200 {
+		t.Fatalf("share: %d %s", st, b)
+	}
+	check("shared", map[string]int{"owner": 200, "super": 200, "colleague": 200, "stranger": 404})
+	if st, _ := call(t, s, "POST", "/mock/casefiles/999/shared-folder", "", map[string]bool{"shared": true}, nil); st != 404 {
+		t.Fatalf("share unknown case file: %d", st)
+	}
+	if st, _ := call(t, s, "GET", "/api/v1/casefiles/999", owner, nil, nil); st != 404 {
+		t.Fatalf("unknown case file: %d", st)
+	}
+}
+
+func TestCaseFileDetailsShape(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	cf := sndCase("Ann:ann@example.com:0", "Bob:-:1")
+	cf["signers"].([]any)[0].(map[string]any)["role"] = "buyer"
+	id, _ := sndRun(t, s, tok, cf, file)
+	_, b := call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, nil)
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	signers := got["signers"].([]any)
+	ann, bob := signers[0].(map[string]any), signers[1].(map[string]any)
+	doc := got["documents"].([]any)[0].(map[string]any)
+	checks := []struct {
+		what      string
+		got, want any
+	}{
+		{"status", got["status"], float64(cfPending)},
+		{"title", got["title"], "Contract"},
+		{"userId", got["userId"], float64(DefaultUserID)},
+		{"customerId", got["customerId"], float64(DefaultCustomerID)},
+		{"activated", got["activated"], float64(epoch.Unix() + 1)},
+		{"ann role", ann["role"], "buyer"},
+		{"ann request status", ann["signingRequest"].(map[string]any)["status"], float64(sgPending)},
+		{"ann email", ann["signingRequest"].(map[string]any)["email"], "ann@example.com"},
+		{"bob order", bob["signOrder"], float64(1)},
+		{"bob request status", bob["signingRequest"].(map[string]any)["status"], float64(sgNew)},
+		{"doc title", doc["title"], "The contract"},
+		{"doc signable", doc["signable"], true},
+		{"doc size", doc["fileSize"], float64(len(file.body))},
+		{"doc format", doc["format"], "pdf"},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v (%s)", c.what, c.got, c.want, b)
+		}
+	}
+}
+
+func TestDocumentContentAndSignedPDF(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	cf := sndCase("Ann Ærø:ann@example.com", "Bob Builder:-")
+	cf["documents"] = append(cf["documents"].([]any), map[string]any{"name": "annex.pdf", "title": "Annex", "signable": false})
+	annex := sndFile("annex.pdf", sndPDF(t, "Annex text"))
+	id, _ := sndRun(t, s, tok, cf, file, annex)
+	var details caseFileJSON
+	call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &details)
+	main := "/api/v3/documents/" + details.Documents[0].DocumentID + "/content"
+	attach := "/api/v3/documents/" + details.Documents[1].DocumentID + "/content"
+	type content struct {
+		Content []byte `json:"content"`
+		Signed  bool   `json:"signed"`
+	}
+	jsonOf := func(path string) content {
+		st, b := sndGet(t, s, path, tok, "application/json")
+		var c content
+		if st != 200 || json.Unmarshal(b, &c) != nil {
+			t.Fatalf("GET %s as JSON: %d %.200s", path, st, b)
+		}
+		return c
+	}
+	if st, b := sndGet(t, s, main, tok, "application/pdf"); st != 200 || !bytes.Equal(b, file.body) {
+		t.Fatalf("original before completion: %d, %d bytes", st, len(b))
+	}
+	if c := jsonOf(main); c.Signed || !bytes.Equal(c.Content, file.body) {
+		t.Fatalf("JSON before completion: signed %v, %d bytes", c.Signed, len(c.Content))
+	}
+	if st, _ := sndGet(t, s, main+"?signed=true", tok, ""); st != http.StatusConflict {
+		t.Fatalf("signed=true before completion: %d, want 409", st)
+	}
+	if st, _ := sndGet(t, s, main, tok, "text/html"); st != http.StatusNotAcceptable {
+		t.Fatalf("Accept text/html: %d, want 406", st)
+	}
+	for _, name := range []string{"Ann Ærø", "Bob Builder"} {
+		if err := s.SignerAction(id, sndSignerID(t, s, id, name), ActionSign); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, signed := sndGet(t, s, main, tok, "")
+	if st != 200 || !bytes.HasPrefix(signed, []byte("%PDF-")) || bytes.Equal(signed, file.body) {
+		t.Fatalf("signed PDF: %d, %d bytes", st, len(signed))
+	}
+	if c := jsonOf(main); !c.Signed || !bytes.Equal(c.Content, signed) {
+		t.Fatalf("JSON after completion: signed %v", c.Signed)
+	}
+	if _, b := sndGet(t, s, main+"?signed=false", tok, "application/pdf"); !bytes.Equal(b, file.body) {
+		t.Fatal("signed=false does not answer the original")
+	}
+	if c := jsonOf(attach); c.Signed || !bytes.Equal(c.Content, annex.body) {
+		t.Fatalf("an attachment is never signed: signed %v", c.Signed)
+	}
+	text := sndPDFText(t, signed)
+	for _, want := range []string{"Contract text", "Signatures", "Ann Ærø", "Bob Builder", "ann@example.com"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("pdftotext output lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// sndPDFText extracts the text of a PDF with pdftotext (poppler-utils).
+func sndPDFText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	tool := sndNeedTool(t, "pdftotext")
+	in := filepath.Join(t.TempDir(), "signed.pdf")
+	if err := os.WriteFile(in, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(tool, "-enc", "UTF-8", in, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v: %s", err, out)
+	}
+	return string(out)
+}
+
+func TestEventPayloadShapes(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
+	sid := sndSignerID(t, s, id, "Ann")
+	s.Advance(1500 * time.Microsecond) // the fraction shows in eventTime
+	if err := s.SignerAction(id, sid, ActionReject); err != nil {
+		t.Fatal(err)
+	}
+	evs := s.sign.events.since(DefaultCustomerID, 0)
+	want := []string{
+		fmt.Sprintf(`{"topic":"signer","eventType":"requestActivated","eventTime":{"date":"2026-11-22 10:00:01.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":%d,"caseFile":{"id":%d,"status":1}}}`, sid, id),
+		fmt.Sprintf(`{"topic":"signer","eventType":"requestSent","eventTime":{"date":"2026-11-22 10:00:01.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":%d,"caseFile":{"id":%d,"status":1}}}`, sid, id),
+		fmt.Sprintf(`{"topic":"signer","eventType":"rejected","eventTime":{"date":"2026-11-22 10:00:01.001500","timezone_type":3,"timezone":"UTC"},"payload":{"id":%d,"caseFile":{"id":%d,"status":1}}}`, sid, id),
+		fmt.Sprintf(`{"topic":"casefile","eventType":"rejected","eventTime":{"date":"2026-11-22 10:00:01.001500","timezone_type":3,"timezone":"UTC"},"payload":{"id":%d,"status":2}}`, id),
+	}
+	if len(evs) != len(want) {
+		t.Fatalf("%d events, want %d", len(evs), len(want))
+	}
+	ids := map[string]bool{}
+	for i, ev := range evs {
+		if string(ev.Body) != want[i] {
+			t.Errorf("event %d:\n got %s\nwant %s", i, ev.Body, want[i])
+		}
+		if ev.Seq != int64(i+1) || ev.CustomerID != DefaultCustomerID || ids[ev.ID] || len(ev.ID) != 36 {
+			t.Errorf("event %d: seq %d, customer %d, id %q", i, ev.Seq, ev.CustomerID, ev.ID)
+		}
+		ids[ev.ID] = true
+	}
+	var listed struct {
+		Items []eventJSON `json:"items"`
+	}
+	if st, b := call(t, s, "GET", "/mock/events?after=2", "", nil, &listed); st != 200 || len(listed.Items) != 2 ||
+		listed.Items[0].EventType != evSignerRejected || string(listed.Items[0].Body) != want[2] {
+		t.Fatalf("GET /mock/events?after=2: %d %s", st, b)
+	}
+	if st, _ := call(t, s, "GET", "/mock/events?after=x", "", nil, nil); st != 422 {
+		t.Fatalf("bad after: %d, want 422", st)
+	}
+}
+
+func TestEventListeners(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	var got []string
+	cancel := s.sign.events.subscribe(func(ev *event) { got = append(got, ev.Type) })
+	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
+	cancel()
+	if err := s.SignerAction(id, sndSignerID(t, s, id, "Ann"), ActionOpen); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{evSignerActivated, evSignerRequestSent}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("listener saw %q, want %q (and nothing after cancel)", got, want)
+	}
+}
+
+func TestControlSignerActionErrors(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
+	sid := sndSignerID(t, s, id, "Ann")
+	tests := []struct {
+		path string
+		want int
+	}{
+		{fmt.Sprintf("/mock/casefiles/%d/signers/%d/dance", id, sid), 404},
+		{fmt.Sprintf("/mock/casefiles/%d/signers/%d/sign", id+1, sid), 404},
+		{fmt.Sprintf("/mock/casefiles/%d/signers/%d/sign", id, sid+100), 404},
+		{fmt.Sprintf("/mock/casefiles/x/signers/%d/sign", sid), 404},
+		{fmt.Sprintf("/mock/casefiles/%d/signers/%d/sign", id, sid), 200},
+		{fmt.Sprintf("/mock/casefiles/%d/signers/%d/sign", id, sid), 409},
+	}
+	for _, tc := range tests {
+		before := len(s.sign.events.since(0, 0))
+		st, b := call(t, s, "POST", tc.path, "", nil, nil)
+		if st != tc.want {
+			t.Fatalf("POST %s: %d, want %d: %s", tc.path, st, tc.want, b)
+		}
+		if after := len(s.sign.events.since(0, 0)); tc.want != 200 && after != before {
+			t.Fatalf("POST %s failed but emitted %d events", tc.path, after-before)
+		}
+	}
+}
+
+func TestEmailTexts(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	cf := sndCase("Ann:ann@example.com", "Bob:bob@example.com")
+	ann := cf["signers"].([]any)[0].(map[string]any)
+	ann["emailSubject"], ann["emailText"] = "Sign it, Ann", "Custom request text"
+	ann["completedEmailSubject"] = "All done"
+	id, links := sndRun(t, s, tok, cf, file)
+	for _, name := range []string{"Ann", "Bob"} {
+		if err := s.SignerAction(id, sndSignerID(t, s, id, name), ActionSign); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out struct {
+		Items []email `json:"items"`
+	}
+	if st, b := call(t, s, "GET", "/mock/emails", "", nil, &out); st != 200 || len(out.Items) != 4 {
+		t.Fatalf("emails: %d %s", st, b)
+	}
+	e := out.Items
+	checks := []struct {
+		what string
+		ok   bool
+	}{
+		{"Ann's request uses her texts", e[0].To == "ann@example.com" && e[0].Subject == "Sign it, Ann" &&
+			e[0].Text == "Custom request text" && e[0].SigningLink == links[0].SigningLink},
+		{"Bob's request has defaults with the link", e[1].To == "bob@example.com" && strings.Contains(e[1].Subject, "Contract") &&
+			strings.Contains(e[1].Text, links[1].SigningLink) && e[1].SigningLink == links[1].SigningLink},
+		{"Ann's completion subject is hers", e[2].To == "ann@example.com" && e[2].Subject == "All done" && e[2].Text != ""},
+		{"Bob's completion is the default", e[3].To == "bob@example.com" && strings.Contains(e[3].Subject, "signed")},
+		{"dated on the mock clock", e[0].At.Equal(epoch.Add(s.cfg.jobDelay))},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s: %+v", c.what, e)
+		}
+	}
+}

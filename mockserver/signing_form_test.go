@@ -1,0 +1,100 @@
+package mockserver
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A form submission's case file is activated by the same simulation as a
+// Send job: its primary signer (from the mapTo fields) gets the request
+// email and signs through the signing page; the answers PDF gets signed.
+func TestFormSubmissionIsActivatedAndSignedOnThePage(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	tok := login(t, s, s.DefaultCredentials())
+	f := activeForm(t, s, tok, sampleForm())
+	var sub struct {
+		CaseFileID int64 `json:"casefileId"`
+	}
+	if st, b := postPublic(t, s, publicPath(f), validAnswers(), nil, true, &sub); st != 201 {
+		t.Fatalf("submit: %d %s", st, b)
+	}
+	id := sub.CaseFileID
+	if got, want := sndEvents(t, s, id), []string{"signer.requestActivated:Ann Smith", "signer.requestSent:Ann Smith"}; !slices.Equal(got, want) {
+		t.Fatalf("events after submission %q, want %q", got, want)
+	}
+	mails := s.sign.outbox.list()
+	if len(mails) != 1 || mails[0].To != "ann@example.com" || mails[0].SigningLink == "" {
+		t.Fatalf("request email: %+v", mails)
+	}
+	link := strings.TrimPrefix(mails[0].SigningLink, s.URL())
+	req := newReq(t, s, "GET", link)
+	st, page := do(t, s, req, nil)
+	if st != 200 || !bytes.Contains(page, []byte(`value="sign"`)) || !bytes.Contains(page, []byte("Ann Smith")) {
+		t.Fatalf("signing page: %d %s", st, page)
+	}
+	post, err := http.NewRequest("POST", s.URL()+link, strings.NewReader(url.Values{"action": {"sign"}}.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := (&http.Client{Transport: s.Transport()}).Do(post)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("sign on the page: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	want := []string{"signer.requestActivated:Ann Smith", "signer.requestSent:Ann Smith", "signer.opened:Ann Smith",
+		"signer.signed:Ann Smith", "casefile.completed", "signer.finalized:Ann Smith"}
+	if got := sndEvents(t, s, id); !slices.Equal(got, want) {
+		t.Fatalf("events %q, want %q", got, want)
+	}
+	var details caseFileJSON
+	call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &details)
+	if details.Status != cfCompleted || details.Documents[0].FileSize == 0 {
+		t.Fatalf("details after signing: %+v", details)
+	}
+	_, signed := sndGet(t, s, "/api/v3/documents/"+details.Documents[0].DocumentID+"/content", tok, "application/pdf")
+	text := sndPDFText(t, signed)
+	for _, w := range []string{"Ann ApS", "Signatures", "Ann Smith"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("signed answers PDF lacks %q:\n%s", w, text)
+		}
+	}
+	if st, again := do(t, s, newReq(t, s, "GET", link), nil); st != 200 || bytes.Contains(again, []byte(`value="sign"`)) {
+		t.Fatalf("page after completion still offers signing: %d", st)
+	}
+}
+
+func TestSigningPageErrors(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	_, links := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
+	link := strings.TrimPrefix(links[0].SigningLink, s.URL())
+	tests := []struct {
+		method, path, body string
+		want               int
+	}{
+		{"GET", "/public/sign/nope", "", 404},
+		{"POST", link, "action=dance", 422},
+		{"POST", link, "action=reject", 200},
+		{"POST", link, "action=sign", 409},
+	}
+	for _, tc := range tests {
+		req, err := http.NewRequest(tc.method, s.URL()+tc.path, strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if st, b := do(t, s, req, nil); st != tc.want {
+			t.Fatalf("%s %s %s: %d, want %d: %.300s", tc.method, tc.path, tc.body, st, tc.want, b)
+		}
+	}
+}
