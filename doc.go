@@ -1,7 +1,7 @@
 // Package signkit is the Go client of the e-signing platform: web forms with
 // prefilled links and submissions (package forms), one-call case file creation
 // and signed documents (package casefiles), and webhook subscriptions and
-// signed event delivery (package webhooks).
+// verified event delivery (package webhooks).
 //
 // Create one Client per account and share it between goroutines:
 //
@@ -9,12 +9,31 @@
 //		Endpoints:   signkit.Sandbox,
 //		Credentials: auth.Credentials{ClientID: "...", ClientSecret: "...", APIKey: "...", APISecret: "..."},
 //	})
+//	form, err := client.Forms.Create(ctx, &forms.Form{...})
+//	job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{...}, uploads...)
+//	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{...})
 //
-// The client obtains and renews its access token itself, retries what is safe
-// to retry, and returns API failures as *Error, which errors.Is matches
-// against ErrNotFound, ErrUnauthorized, ErrForbidden, ErrConflict,
-// ErrValidation and ErrRateLimited.
+// The services share one transport and one token source (package auth): the
+// client obtains its 10-minute access token with the API Keys Grant, renews it
+// before it expires or after a 401, and places it the way each service
+// expects. It retries what is safe to retry (a POST only where nothing can
+// have happened) and honours Retry-After; every wait ends with the call's
+// context.
 //
-// Tests run against the in-memory mock server of package mockserver instead of
-// the real service.
+// # Errors
+//
+// API failures are *Error values with the status, code, message, field
+// details, method, URL and request id; errors.Is matches them against
+// ErrNotFound, ErrUnauthorized, ErrForbidden, ErrConflict, ErrValidation and
+// ErrRateLimited. A request the SDK refuses before sending (an invalid form,
+// case file or subscription) is a *ValidationError listing every problem, and
+// errors.Is(err, ErrValidation) holds for it too.
+//
+// # Environments
+//
+// Sandbox and Production are the platform's endpoints. LocalEndpoints lays
+// the services out under one base URL, the way the mock server of package
+// mockserver (and the cmd/signkit-mock binary) serves them: tests, examples
+// and the quickstart (go run ./examples/quickstart) run against it without an
+// account.
 package signkit

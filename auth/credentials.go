@@ -1,6 +1,3 @@
-// Package auth implements the platform's API Keys Grant: it exchanges an OAuth
-// client and an API key for a 10-minute access token, caches the token, renews
-// it shortly before it expires, and lets only one token request run at a time.
 package auth
 
 import (
