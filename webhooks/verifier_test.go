@@ -1,0 +1,199 @@
+package webhooks_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/signkit/signkit-go/webhooks"
+)
+
+// signed returns headers for body signed at vecUnix with the event id id.
+func signed(id string, typ webhooks.EventType, body string) http.Header {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Event-Id", id)
+	h.Set("X-Event-Type", string(typ))
+	h.Set("X-Event-Signature", webhooks.Sign(vecSecret, time.Unix(vecUnix, 0), h, []byte(body)))
+	return h
+}
+
+func TestNewVerifierRefuses(t *testing.T) {
+	t.Parallel()
+	for name, tt := range map[string]struct {
+		secret string
+		opts   []webhooks.VerifierOption
+	}{
+		"empty secret":   {"", nil},
+		"zero tolerance": {"s", []webhooks.VerifierOption{webhooks.WithTolerance(0)}},
+		"negative limit": {"s", []webhooks.VerifierOption{webhooks.WithMaxBodyBytes(-1)}},
+	} {
+		if v, err := webhooks.NewVerifier(tt.secret, tt.opts...); err == nil || v != nil {
+			t.Errorf("%s: NewVerifier = %v, %v", name, v, err)
+		}
+	}
+}
+
+func TestVerifyReplay(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	v := newVerifier(t)
+	h, body := vecHeaders(), []byte(vecBody)
+	if _, err := v.Verify(ctx, h, body); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Verify(ctx, h, body); !errors.Is(err, webhooks.ErrDuplicateEvent) {
+		t.Fatalf("replay: %v", err)
+	}
+	// A retry carries the same id with a new t: still a duplicate.
+	h2 := vecHeaders()
+	h2.Set("X-Event-Signature", webhooks.Sign(vecSecret, time.Unix(vecUnix+5, 0), h2, body))
+	if _, err := v.Verify(ctx, h2, body); !errors.Is(err, webhooks.ErrDuplicateEvent) {
+		t.Fatalf("retry: %v", err)
+	}
+	// Processing failed: release, and the retry is accepted once.
+	if err := v.Release(ctx, vecID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Verify(ctx, h2, body); err != nil {
+		t.Fatalf("retry after release: %v", err)
+	}
+	if _, err := v.Verify(ctx, h, body); !errors.Is(err, webhooks.ErrDuplicateEvent) {
+		t.Fatalf("replay after retry: %v", err)
+	}
+}
+
+// recordingStore records the claims it is asked for.
+type recordingStore struct {
+	ttl   time.Duration
+	ids   []string
+	err   error
+	taken map[string]bool
+}
+
+func (s *recordingStore) Claim(_ context.Context, id string, ttl time.Duration) (bool, error) {
+	if s.err != nil {
+		return false, s.err
+	}
+	s.ids, s.ttl = append(s.ids, id), ttl
+	if s.taken == nil {
+		s.taken = map[string]bool{}
+	}
+	if s.taken[id] {
+		return false, nil
+	}
+	s.taken[id] = true
+	return true, nil
+}
+
+func (s *recordingStore) Release(_ context.Context, id string) error {
+	delete(s.taken, id)
+	return s.err
+}
+
+func TestVerifyClaimsLastForTwiceTheTolerance(t *testing.T) {
+	t.Parallel()
+	store := &recordingStore{}
+	v := newVerifier(t, webhooks.WithDedup(store), webhooks.WithTolerance(time.Minute))
+	ctx := context.Background()
+	// Rejected deliveries claim nothing.
+	bad := vecHeaders()
+	bad.Set("X-Event-Signature", "t=1763805600")
+	for _, h := range []http.Header{bad, signed(vecID, webhooks.CaseFileCompleted, `[1,2]`)} {
+		if _, err := v.Verify(ctx, h, []byte(`[1,2]`)); err == nil {
+			t.Fatal("accepted")
+		}
+	}
+	if len(store.ids) != 0 {
+		t.Fatalf("claimed %v for rejected deliveries", store.ids)
+	}
+	if _, err := v.Verify(ctx, vecHeaders(), []byte(vecBody)); err != nil {
+		t.Fatal(err)
+	}
+	if len(store.ids) != 1 || store.ids[0] != vecID || store.ttl != 2*time.Minute {
+		t.Fatalf("claims %v for %v", store.ids, store.ttl)
+	}
+}
+
+func TestVerifyInvalidPayloadKeepsNoClaim(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	v := newVerifier(t)
+	for _, body := range []string{`not json`, `[]`, `"x"`, `{"topic":1}`, `{"payload":{"id":"531"}}`, `{} {}`, ``} {
+		h := signed("evt-bad", webhooks.CaseFileCompleted, body)
+		if _, err := v.Verify(ctx, h, []byte(body)); !errors.Is(err, webhooks.ErrInvalidPayload) {
+			t.Fatalf("%q: %v", body, err)
+		}
+	}
+	good := `{"topic":"casefile","eventType":"completed","payload":{"id":1,"status":5}}`
+	if _, err := v.Verify(ctx, signed("evt-bad", webhooks.CaseFileCompleted, good), []byte(good)); err != nil {
+		t.Fatalf("the id was kept after invalid payloads: %v", err)
+	}
+}
+
+func TestVerifyStoreErrorIsWrapped(t *testing.T) {
+	t.Parallel()
+	boom := errors.New("store down")
+	v := newVerifier(t, webhooks.WithDedup(&recordingStore{err: boom}))
+	_, err := v.Verify(context.Background(), vecHeaders(), []byte(vecBody))
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	for _, s := range []error{webhooks.ErrMalformedSignature, webhooks.ErrStaleTimestamp,
+		webhooks.ErrSignatureMismatch, webhooks.ErrDuplicateEvent, webhooks.ErrInvalidPayload} {
+		if errors.Is(err, s) {
+			t.Fatalf("store error matches %v", s)
+		}
+	}
+	if err := v.Release(context.Background(), vecID); !errors.Is(err, boom) {
+		t.Fatalf("Release: %v", err)
+	}
+}
+
+func TestVerifyMissingEventID(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	body := `{"topic":"casefile","eventType":"completed"}`
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	mac := hmacHex(vecSecret, "1763805600.content-type.application/json."+body)
+	h.Set("X-Event-Signature", "t=1763805600,h=content-type,v1="+mac)
+	if _, err := newVerifier(t).Verify(ctx, h, []byte(body)); !errors.Is(err, webhooks.ErrMalformedSignature) {
+		t.Fatalf("dedup on: %v", err)
+	}
+	ev, err := newVerifier(t, webhooks.WithDedup(nil)).Verify(ctx, h, []byte(body))
+	if err != nil || ev.ID != "" {
+		t.Fatalf("dedup off: %v, %v", ev, err)
+	}
+	if err := newVerifier(t, webhooks.WithDedup(nil)).Release(ctx, "x"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Two concurrent deliveries of one event: one is processed.
+func TestVerifyConcurrentDeliveries(t *testing.T) {
+	t.Parallel()
+	v := newVerifier(t)
+	const n = 16
+	results := make(chan error, n)
+	for range n {
+		go func() {
+			_, err := v.Verify(context.Background(), vecHeaders(), []byte(vecBody))
+			results <- err
+		}()
+	}
+	ok := 0
+	for range n {
+		switch err := <-results; {
+		case err == nil:
+			ok++
+		case !errors.Is(err, webhooks.ErrDuplicateEvent):
+			t.Fatal(err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d deliveries accepted, want 1", ok)
+	}
+}
