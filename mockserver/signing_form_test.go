@@ -83,6 +83,7 @@ func TestSigningPageErrors(t *testing.T) {
 		want               int
 	}{
 		{"GET", "/public/sign/nope", "", 404},
+		{"HEAD", link, "", 200},
 		{"POST", link, "action=dance", 422},
 		{"POST", link, "action=reject", 200},
 		{"POST", link, "action=sign", 409},
@@ -96,5 +97,9 @@ func TestSigningPageErrors(t *testing.T) {
 		if st, b := do(t, s, req, nil); st != tc.want {
 			t.Fatalf("%s %s %s: %d, want %d: %.300s", tc.method, tc.path, tc.body, st, tc.want, b)
 		}
+	}
+	want := []string{"signer.requestActivated:Ann", "signer.requestSent:Ann", "signer.rejected:Ann", "casefile.rejected"}
+	if got := sndEvents(t, s, 1); !slices.Equal(got, want) {
+		t.Fatalf("events %q, want %q (HEAD and failed posts emit nothing)", got, want)
 	}
 }

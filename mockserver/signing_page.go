@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -55,15 +56,18 @@ func (s *Server) signerOfLink(token string) (*caseFile, *signer, error) {
 }
 
 // handleSigningPage is GET /public/sign/{token}: viewing it while the
-// signer is to sign counts as opening the signing page (sign.signer.opened).
+// signer is to sign counts as opening the signing page (sign.signer.opened);
+// a HEAD request does not.
 func (s *Server) handleSigningPage(w http.ResponseWriter, r *http.Request) error {
 	token := r.PathValue("token")
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
 		return err
 	}
-	if err := s.SignerAction(cf.ID, sg.ID, ActionOpen); err != nil && !isConflict(err) {
-		return err
+	if r.Method == http.MethodGet {
+		if err := s.SignerAction(cf.ID, sg.ID, ActionOpen); err != nil && !isConflict(err) {
+			return err
+		}
 	}
 	return s.renderSigningPage(w, r, token, http.StatusOK, "")
 }
@@ -123,7 +127,7 @@ func (s *Server) renderSigningPage(w http.ResponseWriter, r *http.Request, token
 	s.cases.mu.RUnlock()
 	var buf bytes.Buffer
 	if err := s.sign.page.Execute(&buf, data); err != nil {
-		return err
+		return fmt.Errorf("render signing page: %w", err)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
