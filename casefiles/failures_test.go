@@ -2,18 +2,14 @@ package casefiles_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
+	"regexp"
 	"testing"
-	"testing/synctest"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
+	"github.com/signkit/signkit-go/internal/sdktest"
 )
 
 // apiCall is one call of the casefiles client, as the failure paths see it.
@@ -92,107 +88,19 @@ func allCalls() []apiCall {
 
 func TestFailurePaths(t *testing.T) {
 	t.Parallel()
+	checks := map[string]func(http.Header, string) bool{"X-Auth-Token": sdktest.XAuthToken, "Authorization": sdktest.Bearer}
 	for _, c := range allCalls() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			runFailurePaths(t, c)
+			sdktest.RunFailurePaths(t, sdktest.Call{
+				Name: c.name, Method: c.method, URL: regexp.QuoteMeta(c.base) + c.path,
+				Status: c.status, Body: c.body, Stream: c.stream,
+				TokenCheck: checks[c.auth], NoToken: c.auth == "",
+				// Wait tolerates 3 transient failures of its status checks in
+				// a row and gives up on the fourth; it pauses between them.
+				AttemptsOn500: c.attemptsOn500, Synctest: true,
+				Do: c.do,
+			})
 		})
-	}
-}
-
-// inBubble runs fn in a synctest bubble, so that Wait's pauses take no
-// real time.
-func inBubble(t *testing.T, fn func(t *testing.T)) {
-	synctest.Test(t, fn)
-}
-
-// runFailurePaths runs the failure paths of one call: a 401 answered by
-// renewing the token once (or returned, for the token-less status check),
-// 404, 422 with details, 500, a malformed answer and a cancelled context.
-func runFailurePaths(t *testing.T, c apiCall) {
-	t.Run("401", func(t *testing.T) { inBubble(t, func(t *testing.T) { check401(t, c) }) })
-	t.Run("404", func(t *testing.T) {
-		e := newEnv(t)
-		e.reply(c.method, c.base, c.path, 404, `{"statusCode":404,"error":"not_found","message":"no such thing"}`)
-		err := c.do(ctx(t), e.client)
-		require.ErrorIs(t, err, signkit.ErrNotFound)
-		var apiErr *signkit.Error
-		require.ErrorAs(t, err, &apiErr)
-		assert.Equal(t, "no such thing", apiErr.Message)
-	})
-	t.Run("422 with details", func(t *testing.T) {
-		e := newEnv(t)
-		e.reply(c.method, c.base, c.path, 422, `{"statusCode":422,"error":"validation_failed","message":"invalid",
-			"details":[{"field":"documents[0].name","message":"matches no file"}]}`)
-		err := c.do(ctx(t), e.client)
-		require.ErrorIs(t, err, signkit.ErrValidation)
-		var apiErr *signkit.Error
-		require.ErrorAs(t, err, &apiErr)
-		assert.Equal(t, 422, apiErr.StatusCode)
-		assert.Equal(t, "validation_failed", apiErr.Code)
-		assert.Equal(t, []signkit.FieldError{{Field: "documents[0].name", Message: "matches no file"}}, apiErr.Details)
-	})
-	t.Run("500", func(t *testing.T) {
-		inBubble(t, func(t *testing.T) {
-			e := newEnv(t, 0) // the default retry policy
-			rec := e.reply(c.method, c.base, c.path, 500, `{"statusCode":500,"error":"internal","message":"boom"}`)
-			err := c.do(t.Context(), e.client)
-			var apiErr *signkit.Error
-			require.ErrorAs(t, err, &apiErr)
-			assert.Equal(t, 500, apiErr.StatusCode)
-			assert.Equal(t, c.attemptsOn500, rec.count(), "a POST that may have had an effect is not retried")
-		})
-	})
-	if !c.stream {
-		t.Run("malformed JSON", func(t *testing.T) {
-			e := newEnv(t)
-			rec := e.reply(c.method, c.base, c.path, c.status, `{not json`)
-			err := c.do(ctx(t), e.client)
-			var syntaxErr *json.SyntaxError
-			require.ErrorAs(t, err, &syntaxErr)
-			var apiErr *signkit.Error
-			assert.False(t, errors.As(err, &apiErr), "a decode error is not an API error")
-			assert.Equal(t, 1, rec.count())
-		})
-	}
-	t.Run("cancelled context", func(t *testing.T) {
-		e := newEnv(t)
-		rec := e.reply(c.method, c.base, c.path, c.status, c.body)
-		cctx, cancel := context.WithCancel(ctx(t))
-		cancel()
-		require.ErrorIs(t, c.do(cctx, e.client), context.Canceled)
-		assert.Equal(t, 0, rec.count())
-	})
-}
-
-// check401: a call with a token renews it once after a 401 and succeeds;
-// the status check, which sends no token, returns the 401.
-func check401(t *testing.T, c apiCall) {
-	e := newEnv(t)
-	rec := e.handle(c.method, c.base, c.path, func(_ *http.Request, n int) (*http.Response, error) {
-		if n == 1 {
-			return jsonResponse(401, `{"statusCode":401,"error":"unauthorized","message":"token expired"}`), nil
-		}
-		return jsonResponse(c.status, c.body), nil
-	})
-	err := c.do(t.Context(), e.client)
-	if c.auth == "" {
-		require.ErrorIs(t, err, signkit.ErrUnauthorized)
-		assert.Equal(t, 1, rec.count())
-		assert.Equal(t, int32(0), e.tokens.Load(), "the status check needs no token")
-		assert.Empty(t, rec.last().Auth+rec.last().XAuthToken)
-		return
-	}
-	require.NoError(t, err)
-	assert.Equal(t, 2, rec.count())
-	assert.Equal(t, int32(2), e.tokens.Load(), "token requests")
-	last := rec.last()
-	switch c.auth {
-	case "X-Auth-Token":
-		assert.Equal(t, "tok-2", last.XAuthToken)
-		assert.Empty(t, last.Auth)
-	default:
-		assert.Equal(t, "Bearer tok-2", last.Auth)
-		assert.Empty(t, last.XAuthToken)
 	}
 }

@@ -2,27 +2,21 @@ package casefiles_test
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"net/http"
 	"regexp"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jarcoal/httpmock"
-	"github.com/stretchr/testify/require"
-
 	signkit "github.com/signkit/signkit-go"
-	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/internal/sdktest"
 )
 
-// The fake platform lives under a base path, so that a client building
-// absolute paths ("/api/v1/...") instead of joining them to the endpoints
-// fails.
+// The fake platform of sdktest lives under a base path, so that a client
+// building absolute paths ("/api/v1/...") instead of joining them to the
+// endpoints fails.
 const (
-	host    = "https://cf.test/base"
+	host    = sdktest.Host
 	signURL = host           // signkit.LocalEndpoints: Sign
 	sendURL = host + "/send" // signkit.LocalEndpoints: Send
 
@@ -32,41 +26,21 @@ const (
 
 // env is an SDK client wired to an httpmock transport with a token endpoint.
 type env struct {
-	mt     *httpmock.MockTransport
+	*sdktest.Env
 	client *signkit.Client
-	tokens atomic.Int32
+	tokens *atomic.Int32
 }
 
 // newEnv returns an env whose client does not retry; pass retries to change
 // it (0: the default policy). Any request without a responder fails the test.
 func newEnv(t testing.TB, retries ...int) *env {
 	t.Helper()
-	e := &env{mt: httpmock.NewMockTransport()}
-	e.mt.RegisterResponder(http.MethodPost, host+"/auth/oauth/token", func(*http.Request) (*http.Response, error) {
-		n := e.tokens.Add(1)
-		return httpmock.NewJsonResponse(http.StatusOK, map[string]any{
-			"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 600,
-		})
-	})
-	e.mt.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
-		t.Errorf("unexpected request %s %s", r.Method, r.URL)
-		return httpmock.NewStringResponse(599, "no responder"), nil
-	})
 	maxRetries := -1
 	if len(retries) > 0 {
 		maxRetries = retries[0]
 	}
-	c, err := signkit.NewClient(signkit.Config{
-		Endpoints: signkit.LocalEndpoints(host),
-		Credentials: auth.Credentials{
-			ClientID: "client", ClientSecret: "client-secret", APIKey: "key", APISecret: "api-secret",
-		},
-		HTTPClient: &http.Client{Transport: e.mt},
-		MaxRetries: maxRetries,
-	})
-	require.NoError(t, err)
-	e.client = c
-	return e
+	e := sdktest.NewEnv(t, maxRetries)
+	return &env{Env: e, client: e.Client, tokens: &e.Tokens}
 }
 
 // recorded is what a handler saw of one request.
@@ -79,61 +53,33 @@ type recorded struct {
 }
 
 // recorder counts and records the requests answered by one handler.
-type recorder struct {
-	mu   sync.Mutex
-	reqs []recorded
-}
+type recorder struct{ *sdktest.Recorder }
 
-func (r *recorder) add(req *http.Request) int {
-	rec := recorded{
-		Method: req.Method, URL: req.URL.String(), Auth: req.Header.Get("Authorization"),
-		XAuthToken: req.Header.Get("X-Auth-Token"), Accept: req.Header.Get("Accept"),
-		ContentType: req.Header.Get("Content-Type"), ContentLength: req.ContentLength, At: time.Now(),
-	}
-	if req.Body != nil {
-		rec.Body, rec.BodyErr = io.ReadAll(req.Body)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reqs = append(r.reqs, rec)
-	return len(r.reqs)
-}
+func (r *recorder) count() int { return r.Count() }
 
-func (r *recorder) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.reqs)
-}
+func (r *recorder) last() recorded { return toRecorded(r.Last()) }
 
 func (r *recorder) all() []recorded {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]recorded(nil), r.reqs...)
+	var out []recorded
+	for _, q := range r.All() {
+		out = append(out, toRecorded(q))
+	}
+	return out
 }
 
-func (r *recorder) last() recorded {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.reqs) == 0 {
-		return recorded{}
+func toRecorded(q sdktest.Recorded) recorded {
+	return recorded{
+		Method: q.Method, URL: q.URL, Auth: q.Header.Get("Authorization"), XAuthToken: q.Header.Get("X-Auth-Token"),
+		Accept: q.Header.Get("Accept"), ContentType: q.ContentType, ContentLength: q.ContentLength,
+		Body: q.Body, BodyErr: q.BodyErr, At: q.At,
 	}
-	return r.reqs[len(r.reqs)-1]
 }
 
 // handle mounts fn for method on base (sendURL or signURL) followed by path
 // (a regexp; a query string is allowed) and returns its recorder. fn gets
 // the request and the 1-based attempt number.
 func (e *env) handle(method, base, path string, fn func(r *http.Request, n int) (*http.Response, error)) *recorder {
-	rec := &recorder{}
-	rx := regexp.MustCompile("^" + regexp.QuoteMeta(base) + path + `(\?.*)?$`)
-	e.mt.RegisterRegexpResponder(method, rx, func(r *http.Request) (*http.Response, error) {
-		resp, err := fn(r, rec.add(r))
-		if resp != nil {
-			resp.Request = r // as net/http's transport does; the SDK reads it
-		}
-		return resp, err
-	})
-	return rec
+	return &recorder{e.Handle(method, regexp.QuoteMeta(base)+path, fn)}
 }
 
 // reply mounts a fixed answer.
@@ -143,11 +89,7 @@ func (e *env) reply(method, base, path string, status int, body string) *recorde
 	})
 }
 
-func jsonResponse(status int, body string) *http.Response {
-	r := httpmock.NewStringResponse(status, body)
-	r.Header.Set("Content-Type", "application/json")
-	return r
-}
+func jsonResponse(status int, body string) *http.Response { return sdktest.JSON(status, body) }
 
 // ctx is a test context.
 func ctx(t testing.TB) context.Context { return t.Context() }

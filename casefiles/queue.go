@@ -72,7 +72,7 @@ type statusAnswer struct {
 // signkit.ErrNotFound)).
 func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 	if job == nil || job.UUID == "" || job.PayloadHash == "" {
-		return nil, invalid("request", Problem{"job", "needs a UUID and a PayloadHash"})
+		return nil, invalid("request", Problem{Field: "job", Message: "needs a UUID and a PayloadHash"})
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("casefiles: status of job %s: %w", job.UUID, err)

@@ -58,7 +58,7 @@ func (b *flexBool) UnmarshalJSON(data []byte) error {
 // documents with the DocumentID that DownloadDocument takes.
 func (c *Client) Get(ctx context.Context, caseFileID int64) (*Details, error) {
 	if caseFileID <= 0 {
-		return nil, invalid("request", Problem{"caseFileID", "must be positive"})
+		return nil, invalid("request", Problem{Field: "caseFileID", Message: "must be positive"})
 	}
 	req := &transport.Request{
 		Method: http.MethodGet,
@@ -114,7 +114,7 @@ type contentQuery struct {
 // contentRequest builds the document content request for accept.
 func (c *Client) contentRequest(documentID, accept string, opts []DocumentOption) (*transport.Request, error) {
 	if documentID == "" {
-		return nil, invalid("request", Problem{"documentID", "is empty"})
+		return nil, invalid("request", Problem{Field: "documentID", Message: "is empty"})
 	}
 	var o documentOptions
 	for _, opt := range opts {

@@ -9,54 +9,19 @@ import (
 )
 
 // Problem is one thing wrong with a case file or its uploads, found before
-// anything is sent.
-type Problem struct {
-	// Field is the path of the offending value, in the style of the
-	// service's error details: "title", "signers[1].name",
-	// "documents[0].roles[2]", "uploads[3].name".
-	Field string
-	// Message says what is wrong, for example "is required".
-	Message string
-}
+// anything is sent. Its Field is the path of the offending value, in the
+// style of the service's error details: "documents[1].roles[0]".
+type Problem = apierror.Problem
 
 // ValidationError is returned when the package refuses a case file or a
 // request before sending it. It lists every problem found, not only the
-// first. errors.Is(err, signkit.ErrValidation) holds for it, as for a 400
-// or 422 answered by the service.
-type ValidationError struct {
-	// Subject is what was checked: "case file" or "request".
-	Subject  string
-	Problems []Problem
-}
-
-// Error lists all problems: "casefiles: invalid case file: 2 problems: a:
-// is required; b: ...".
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	b.WriteString("casefiles: invalid " + e.Subject + ": ")
-	if len(e.Problems) != 1 {
-		b.WriteString(strconv.Itoa(len(e.Problems)) + " problems: ")
-	}
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.Field + ": " + p.Message)
-	}
-	return b.String()
-}
-
-// Is reports whether target is signkit.ErrValidation (apierror.ErrValidation).
-func (e *ValidationError) Is(target error) bool {
-	return target == apierror.ErrValidation
-}
+// first, and errors.Is(err, signkit.ErrValidation) holds for it. It is
+// signkit.ValidationError, shared by every service package.
+type ValidationError = apierror.ValidationError
 
 // invalid returns a *ValidationError for problems, or nil when there are none.
 func invalid(subject string, problems ...Problem) error {
-	if len(problems) == 0 {
-		return nil
-	}
-	return &ValidationError{Subject: subject, Problems: problems}
+	return apierror.Invalid("casefiles", subject, problems...)
 }
 
 // problems collects the problems of one validation.
@@ -86,7 +51,7 @@ func (p *problems) add(field, format string, args ...any) {
 // *signkit.Error for what Validate cannot see.
 func (cf *CaseFile) Validate(uploads ...Upload) error {
 	if cf == nil {
-		return invalid("case file", Problem{"caseFile", "is nil"})
+		return invalid("case file", Problem{Field: "caseFile", Message: "is nil"})
 	}
 	var p problems
 	if strings.TrimSpace(cf.Title) == "" {

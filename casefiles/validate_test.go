@@ -142,7 +142,7 @@ func TestValidateNil(t *testing.T) {
 
 func TestValidationErrorText(t *testing.T) {
 	t.Parallel()
-	err := &casefiles.ValidationError{Subject: "case file", Problems: []casefiles.Problem{{"title", "is required"}, {"signers", "x"}}}
+	err := &casefiles.ValidationError{Package: "casefiles", Subject: "case file", Problems: []casefiles.Problem{{Field: "title", Message: "is required"}, {Field: "signers", Message: "x"}}}
 	assert.EqualError(t, err, "casefiles: invalid case file: 2 problems: title: is required; signers: x")
 	assert.True(t, errors.Is(err, signkit.ErrValidation))
 }

@@ -124,7 +124,7 @@ func TestDownloadFileStreams(t *testing.T) {
 	assert.Equal(t, "*/*", rec.last().Accept)
 
 	// A relative URL is resolved against the forms endpoint.
-	_, err = e.client.Forms.DownloadFile(ctx(t), forms.File{URL: "/collect/api/v1/files/abc"}, &buf)
+	_, err = e.client.Forms.DownloadFile(ctx(t), forms.File{URL: "/base/collect/api/v1/files/abc"}, &buf)
 	require.NoError(t, err)
 	assert.Equal(t, formsURL+"/v1/files/abc", rec.last().URL)
 }
@@ -133,11 +133,11 @@ func TestDownloadFileRefusesForeignURLs(t *testing.T) {
 	t.Parallel()
 	for _, u := range []string{
 		"",
-		"ftp://platform.test/collect/api/v1/files/abc",
+		"ftp://platform.test/base/collect/api/v1/files/abc",
 		"file:///etc/passwd",
 		"https://evil.test/collect/api/v1/files/abc",
 		"https://platform.test:8443/v1/files/abc",
-		"http://platform.test/collect/api/v1/files/abc",
+		"http://platform.test/base/collect/api/v1/files/abc",
 		"//evil.test/x",
 	} {
 		e := newEnv(t) // fails the test on any request
@@ -148,7 +148,7 @@ func TestDownloadFileRefusesForeignURLs(t *testing.T) {
 	}
 	e := newEnv(t)
 	e.reply(http.MethodGet, `/v1/files/abc`, 200, "x")
-	_, err := e.client.Forms.DownloadFile(ctx(t), forms.File{URL: "HTTPS://PLATFORM.TEST:443/collect/api/v1/files/abc"}, &bytes.Buffer{})
+	_, err := e.client.Forms.DownloadFile(ctx(t), forms.File{URL: "HTTPS://PLATFORM.TEST:443/base/collect/api/v1/files/abc"}, &bytes.Buffer{})
 	require.NoError(t, err, "the same host, spelled differently")
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 const (
-	subsURL = `https://platform\.test/webhook/api/v1/subscriptions`
+	subsURL = `https://platform\.test/base/webhook/api/v1/subscriptions`
 	subJSON = `{"id":"5b0f6d1e-1d1a-4c1e-9f3a-2f1f6f1b7e11","customerId":42,"isActive":true,"secret":"whsec-xyz",` +
 		`"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"]}`
 	subID = "5b0f6d1e-1d1a-4c1e-9f3a-2f1f6f1b7e11"

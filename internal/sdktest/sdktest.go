@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/require"
@@ -22,9 +23,10 @@ import (
 )
 
 // Host is the fake platform's base URL. The services sit under it at their
-// LocalEndpoints paths (/collect/api, /send, /webhook), so a client that
+// LocalEndpoints paths (/collect/api, /send, /webhook, and the signing
+// service at the base itself), all under a base path, so a client that
 // builds absolute paths instead of joining them to its endpoint fails.
-const Host = "https://platform.test"
+const Host = "https://platform.test/base"
 
 // Endpoints are the fake platform's service URLs.
 var Endpoints = signkit.LocalEndpoints(Host)
@@ -70,7 +72,10 @@ func NewEnv(t testing.TB, maxRetries int) *Env {
 type Recorded struct {
 	Method, URL, ContentType string
 	Header                   http.Header
+	ContentLength            int64
 	Body                     []byte
+	BodyErr                  error // what reading the body failed with, if it did
+	At                       time.Time
 }
 
 // Recorder counts and records the requests answered by one responder.
@@ -80,16 +85,16 @@ type Recorder struct {
 }
 
 func (r *Recorder) add(req *http.Request) int {
-	var body []byte
+	rec := Recorded{
+		Method: req.Method, URL: req.URL.String(), ContentType: req.Header.Get("Content-Type"),
+		Header: req.Header.Clone(), ContentLength: req.ContentLength, At: time.Now(),
+	}
 	if req.Body != nil {
-		body, _ = io.ReadAll(req.Body)
+		rec.Body, rec.BodyErr = io.ReadAll(req.Body)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.reqs = append(r.reqs, Recorded{
-		Method: req.Method, URL: req.URL.String(), ContentType: req.Header.Get("Content-Type"),
-		Header: req.Header.Clone(), Body: body,
-	})
+	r.reqs = append(r.reqs, rec)
 	return len(r.reqs)
 }
 
