@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // eventBox holds an Event and the references it points to, so that decoding
@@ -56,7 +57,7 @@ func (box *eventBox) decode(body []byte) error {
 	if err != nil {
 		return err
 	}
-	if s.peek() != 0 {
+	if s.ws(); s.i != len(body) {
 		return errTrailing
 	}
 	if evTime.end > 0 {
@@ -139,7 +140,8 @@ func (s *scanner) stringInto(dst *string) error {
 	if err != nil {
 		return err
 	}
-	if esc {
+	if esc || !utf8.Valid(s.b[start:end]) {
+		// Like encoding/json, invalid UTF-8 becomes U+FFFD.
 		*dst, err = unquote(s.b[start:end])
 		return err
 	}

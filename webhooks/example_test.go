@@ -1,0 +1,88 @@
+package webhooks_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"github.com/signkit/signkit-go/webhooks"
+)
+
+// Sign computes the X-Event-Signature of a delivery, as the platform does;
+// tests use it to build deliveries for their receivers.
+func ExampleSign() {
+	body := []byte(`{"topic":"casefile","eventType":"completed","eventTime":{"date":"2026-11-22 10:00:00.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":531,"status":5}}`)
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Event-Id", "0b9f0c1e-8c1a-4a53-9f3a-2f1f6f1b7e11")
+	h.Set("X-Event-Type", string(webhooks.CaseFileCompleted))
+	fmt.Println(webhooks.Sign("whsec-test", time.Unix(1763805600, 0), h, body))
+	// Output:
+	// t=1763805600,h=content-type x-event-id x-event-type,v1=90d2176f1a2d719d1368c84b30a1daf6f763b6ff797cd89d6fdfbf4d5f9c8533
+}
+
+// A receiver mounts the verifier's Handler; the function sees verified,
+// decoded events only, each once.
+func ExampleVerifier_Handler() {
+	secret := "whsec-test"                                        // the subscription's secret
+	clock := func() time.Time { return time.Unix(1763805600, 0) } // omit: time.Now
+	v, err := webhooks.NewVerifier(secret, webhooks.WithClock(clock))
+	if err != nil {
+		log.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("POST /webhooks", v.Handler(func(ctx context.Context, ev *webhooks.Event) error {
+		switch ev.Type {
+		case webhooks.CaseFileCompleted:
+			fmt.Printf("case file %d completed at %s\n", ev.CaseFile.ID, ev.Time.Format(time.DateTime))
+		case webhooks.SignerSigned:
+			fmt.Printf("signer %d signed\n", ev.Signer.ID)
+		default:
+			fmt.Println("ignored", ev.Type)
+		}
+		return nil // an error answers 500 and the platform retries
+	}))
+
+	// What the platform sends, twice (at-least-once delivery).
+	body := `{"topic":"casefile","eventType":"completed","eventTime":{"date":"2026-11-22 10:00:00.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":531,"status":5}}`
+	for range 2 {
+		r := httptest.NewRequest(http.MethodPost, "/webhooks", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("X-Event-Id", "0b9f0c1e-8c1a-4a53-9f3a-2f1f6f1b7e11")
+		r.Header.Set("X-Event-Type", "sign.casefile.completed")
+		r.Header.Set("X-Event-Signature", webhooks.Sign(secret, clock(), r.Header, []byte(body)))
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, r)
+		fmt.Println("status", w.Code)
+	}
+	// Output:
+	// case file 531 completed at 2026-11-22 10:00:00
+	// status 204
+	// status 200
+}
+
+// AsyncHandler answers 202 as soon as a delivery is verified and processes
+// it in the background; Shutdown drains it.
+func ExampleVerifier_AsyncHandler() {
+	v, err := webhooks.NewVerifier("whsec-test")
+	if err != nil {
+		log.Fatal(err)
+	}
+	async := v.AsyncHandler(func(ctx context.Context, ev *webhooks.Event) error {
+		return nil // slow work here: fetch documents, update records
+	}, webhooks.WithWorkers(8), webhooks.WithQueueSize(256))
+	srv := &http.Server{Addr: ":8443", Handler: async}
+	_ = srv // srv.ListenAndServeTLS(...)
+
+	// On exit: stop the server, then drain the queue.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(ctx)
+	if err := async.Shutdown(ctx); err != nil {
+		log.Print(err)
+	}
+}
