@@ -1,0 +1,65 @@
+// Command webhook-receiver is a production-shaped receiver of the platform's
+// webhook events: an HTTP server with timeouts that verifies every delivery
+// (signature, timestamp, replay), acknowledges it at once and processes it in
+// a bounded pool of workers, logs JSON with log/slog, and shuts down
+// gracefully on SIGTERM or SIGINT, finishing the events it has accepted.
+//
+//	WEBHOOK_SECRET=... go run ./examples/webhook-receiver -addr :8080
+//
+// Configuration, flags first, then the environment:
+//
+//	-addr, WEBHOOK_ADDR   listen address (default :8080)
+//	-path, WEBHOOK_PATH   path that receives deliveries (default /webhooks)
+//	WEBHOOK_SECRET        the subscription's secret (required; never logged)
+//	REDIS_URL             redis://… to share replay protection between
+//	                      instances (package webhooks/redisdedup); memory otherwise
+//
+// Subscribe its public https URL with client.Webhooks.CreateSubscription and
+// give it the secret of the answer.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "webhook-receiver:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// run serves until ctx ends, then shuts down: the server first (no new
+// deliveries, requests in flight finish), then the handler (queued events are
+// processed). It listens on ln when it is not nil, else on the configured
+// address. Logs go to stdout as JSON lines.
+func run(ctx context.Context, args []string, env func(string) string, stdout io.Writer, ln net.Listener) error {
+	cfg, err := parseConfig(args, env, stdout)
+	if err != nil {
+		return err
+	}
+	r, err := newReceiver(ctx, cfg, stdout)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	if ln == nil {
+		if ln, err = net.Listen("tcp", cfg.addr); err != nil {
+			return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+		}
+	}
+	return r.serve(ctx, ln)
+}
