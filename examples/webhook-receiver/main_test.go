@@ -100,7 +100,9 @@ func startRun(t *testing.T, env map[string]string) (string, *logBuffer, context.
 	ctx, cancel := context.WithCancel(t.Context())
 	logs := &logBuffer{}
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"-shutdown-timeout", "5s"}, func(k string) string { return env[k] }, logs, ln) }()
+	go func() {
+		done <- run(ctx, []string{"-shutdown-timeout", "5s"}, func(k string) string { return env[k] }, logs, ln)
+	}()
 	url := "http://" + ln.Addr().String()
 	waitFor(t, "the listening log line", func() bool { return logs.count(t, "listening", "") == 1 })
 	return url, logs, cancel, done
