@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -14,6 +12,7 @@ import (
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
+	"github.com/signkit/signkit-go/examples/internal/atomicfile"
 	"github.com/signkit/signkit-go/examples/internal/browser"
 	"github.com/signkit/signkit-go/examples/internal/exampleenv"
 	"github.com/signkit/signkit-go/examples/internal/minipdf"
@@ -170,18 +169,9 @@ func saveContract(ctx context.Context, client *signkit.Client, d *casefiles.Deta
 	if i < 0 {
 		return fmt.Errorf("case file %d has no signable document", d.ID)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".signed-*.pdf")
-	if err != nil {
-		return fmt.Errorf("save the signed contract: %w", err)
-	}
-	defer os.Remove(f.Name()) // after a successful rename this does nothing
-	n, err := client.CaseFiles.DownloadDocument(ctx, d.Documents[i].DocumentID, f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
+	n, err := atomicfile.Write(path, func(f io.Writer) (int64, error) {
+		return client.CaseFiles.DownloadDocument(ctx, d.Documents[i].DocumentID, f)
+	})
 	if err != nil {
 		return fmt.Errorf("save the signed contract: %w", err)
 	}
