@@ -25,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -71,6 +72,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if _, port, err := net.SplitHostPort(o.listen); err != nil || (o.webhookURL != "" && port == "0") {
+		return o, fmt.Errorf("-listen must be HOST:PORT, with a fixed port that -webhook-url forwards to, not %q", o.listen)
 	}
 	return o, nil
 }

@@ -82,7 +82,7 @@ func checkSignedPDF(t *testing.T, path string) {
 
 func TestQuickstartRefusesPlatformFlagsOnTheMock(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"-webhook-url", "https://example.com/hook"}, {"-casefile", "7"}, {"stray"}} {
+	for _, args := range [][]string{{"-webhook-url", "https://example.com/hook"}, {"-casefile", "7"}, {"stray"}, {"-listen", "nonsense"}} {
 		var stdout bytes.Buffer
 		if err := run(t.Context(), args, noEnv, &stdout); err == nil {
 			t.Errorf("run %v: no error", args)
