@@ -19,6 +19,7 @@ import (
 	"github.com/go-pdf/fpdf"
 
 	signkit "github.com/signkit/signkit-go"
+	"github.com/signkit/signkit-go/auth"
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/mockserver"
@@ -311,3 +312,17 @@ type journalEntry struct {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// loginToken answers an access token of the default user, from the mock's
+// token endpoint through the SDK.
+func loginToken(t testing.TB, srv *mockserver.Server) string {
+	t.Helper()
+	ts := auth.NewTokenSource(srv.Config().Endpoints.Auth, srv.Config().Credentials)
+	tok, err := ts.Token(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok.AccessToken
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

@@ -383,10 +383,10 @@ func runCell(t *testing.T, r *row, f faultKind) (out outcome) {
 	case fDrop:
 		fault.Drop = true
 	case fSlow:
-		// After: the server did the work, the answer comes too late. (A
-		// delay before the operation runs it after the delay anyway when the
-		// request has a body, since net/http notices the client leaving only
-		// once the body was read: a real server behaves so too.)
+		// After: the server did the work, the answer comes too late,
+		// deterministically. (A delay before the operation runs it after the
+		// delay even when the client gave up, for requests with a body:
+		// reported, see TestBugDelayBeforeRunsAfterClientLeft.)
 		fault.DelayMs, fault.Phase = int(slowDelay/time.Millisecond), mockserver.FaultAfter
 	case fExpired:
 		srv.Advance(10*time.Minute + time.Second)
