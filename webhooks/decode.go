@@ -35,33 +35,38 @@ func (box *eventBox) decode(body []byte) error {
 		return errNotObject
 	}
 	ev := &box.ev
-	var evTime, payload span
-	var kind string // the topic the payload was decoded for
-	err := s.object(1, func(name []byte, esc bool) error {
-		k, err := key(name, esc)
-		if err != nil {
-			return err
+	var date, zone, payload span // date.end 0: no time
+	var kind string              // the topic the payload was decoded for
+	more, err := s.open(1)
+	for more && err == nil {
+		var k []byte
+		if k, err = s.key(); err != nil {
+			break
 		}
 		switch string(k) {
 		case "topic":
-			return s.stringInto(&ev.Topic)
+			err = s.stringInto(&ev.Topic)
 		case "eventType":
-			return s.stringInto(&ev.EventType)
+			err = s.stringInto(&ev.EventType)
 		case "eventTime":
-			return s.record(&evTime)
+			err = s.eventTime(&date, &zone)
 		case "payload":
-			return box.payloadAt(&s, &payload, &kind)
+			err = box.payloadAt(&s, &payload, &kind)
+		default:
+			err = s.skip(1)
 		}
-		return s.value(1)
-	})
+		if err == nil {
+			more, err = s.more('}')
+		}
+	}
 	if err != nil {
 		return err
 	}
-	if s.ws(); s.i != len(body) {
+	if s.peek(); s.i != len(body) {
 		return errTrailing
 	}
-	if evTime.end > 0 {
-		if err := box.decodeTime(body[evTime.start:evTime.end]); err != nil {
+	if date.end > 0 {
+		if err := box.setTime(body[date.start:date.end], body[zone.start:zone.end]); err != nil {
 			return err
 		}
 	}
@@ -86,7 +91,7 @@ func (box *eventBox) topic() string {
 // payloadAt decodes the payload at s.i for the topic known so far, and
 // records where it was and for which topic it was decoded.
 func (box *eventBox) payloadAt(s *scanner, sp *span, kind *string) error {
-	s.ws()
+	s.peek()
 	start := s.i
 	*kind = box.topic()
 	if err := box.decodePayload(s, *kind); err != nil {
@@ -94,27 +99,6 @@ func (box *eventBox) payloadAt(s *scanner, sp *span, kind *string) error {
 	}
 	*sp = span{start, s.i}
 	return nil
-}
-
-// record skips a value and remembers where it was.
-func (s *scanner) record(sp *span) error {
-	s.ws()
-	start := s.i
-	if err := s.value(1); err != nil {
-		return err
-	}
-	*sp = span{start, s.i}
-	return nil
-}
-
-// key returns a member name for comparison: raw itself unless it holds
-// escapes.
-func key(raw []byte, esc bool) ([]byte, error) {
-	if !esc {
-		return raw, nil
-	}
-	u, err := unquote(raw)
-	return []byte(u), err
 }
 
 // unquote decodes the content of a string that holds escapes.
@@ -130,26 +114,28 @@ func unquote(raw []byte) (string, error) {
 
 // stringInto decodes a string value into *dst; null leaves *dst alone.
 func (s *scanner) stringInto(dst *string) error {
-	if s.null() {
-		return nil
-	}
 	if s.peek() != '"' {
+		if s.null() {
+			return nil
+		}
 		return errNotString
 	}
-	start, end, esc, err := s.str()
+	start, esc, err := s.str()
 	if err != nil {
 		return err
 	}
-	if esc || !utf8.Valid(s.b[start:end]) {
+	raw := s.b[start : s.i-1]
+	if esc || !utf8.Valid(raw) {
 		// Like encoding/json, invalid UTF-8 becomes U+FFFD.
-		*dst, err = unquote(s.b[start:end])
+		*dst, err = unquote(raw)
 		return err
 	}
-	*dst = intern(s.b[start:end])
+	*dst = intern(raw)
 	return nil
 }
 
-// intern returns the strings that event bodies repeat without allocating.
+// intern returns the strings that event bodies repeat without allocating:
+// the topics and the event names of the specification.
 func intern(b []byte) string {
 	switch string(b) {
 	case TopicCaseFile:
@@ -158,54 +144,83 @@ func intern(b []byte) string {
 		return TopicSigner
 	case TopicSubscription:
 		return TopicSubscription
-	}
-	return internEventName(b)
-}
-
-func internEventName(b []byte) string {
-	for _, t := range allEventTypes {
-		name := string(t)
-		if n := len(name) - len(b); n > 0 && name[n-1] == '.' && name[n:] == string(b) {
-			return name[n:]
-		}
+	case "completed":
+		return "completed"
+	case "expired":
+		return "expired"
+	case "failed":
+		return "failed"
+	case "rejected":
+		return "rejected"
+	case "requestActivated":
+		return "requestActivated"
+	case "requestSent":
+		return "requestSent"
+	case "reminderSent":
+		return "reminderSent"
+	case "requestOpened":
+		return "requestOpened"
+	case "undeliverable":
+		return "undeliverable"
+	case "opened":
+		return "opened"
+	case "signed":
+		return "signed"
+	case "signedWithImageUploadAndNAP":
+		return "signedWithImageUploadAndNAP"
+	case "finalized":
+		return "finalized"
+	case "deleted":
+		return "deleted"
+	case "transientBounce":
+		return "transientBounce"
+	case "test":
+		return "test"
 	}
 	return string(b)
 }
 
-// decodeTime decodes {"date":..., "timezone_type":..., "timezone":...}.
-func (box *eventBox) decodeTime(raw []byte) error {
-	s := scanner{b: raw}
+// eventTime scans {"date":..., "timezone_type":..., "timezone":...} and
+// records where its date and timezone are (a null eventTime clears them),
+// checking that timezone_type is an integer.
+func (s *scanner) eventTime(date, zone *span) error {
 	if s.null() {
+		*date, *zone = span{}, span{}
 		return nil
 	}
-	var date, zone span
-	err := s.object(1, func(name []byte, esc bool) error {
-		k, err := key(name, esc)
-		if err != nil {
-			return err
+	var d, z span
+	more, err := s.open(2)
+	for more && err == nil {
+		var k []byte
+		if k, err = s.key(); err != nil {
+			break
 		}
 		switch string(k) {
 		case "date":
-			return s.stringSpan(&date)
+			err = s.stringSpan(&d)
 		case "timezone":
-			return s.stringSpan(&zone)
+			err = s.stringSpan(&z)
 		case "timezone_type":
 			var n int64
-			return s.integer(&n)
+			err = s.integer(&n)
+		default:
+			err = s.skip(2)
 		}
-		return s.value(1)
-	})
+		if err == nil {
+			more, err = s.more('}')
+		}
+	}
+	*date, *zone = d, z
+	return err
+}
+
+// setTime sets the event's time from eventTime's date and timezone.
+func (box *eventBox) setTime(date, zone []byte) error {
+	loc, err := location(zone)
 	if err != nil {
 		return err
 	}
-	if date.end == 0 {
-		return nil
-	}
-	loc, err := location(raw[zone.start:zone.end])
-	if err != nil {
-		return err
-	}
-	t, ok := parseDate(raw[date.start:date.end], loc)
+	t, ok := parseDate(date, loc)
 	if !ok {
 		return errBadDate
 	}
@@ -216,21 +231,21 @@ func (box *eventBox) decodeTime(raw []byte) error {
 // stringSpan records the content of a string value without escapes; the
 // date and timezone values never need any. null leaves *sp alone.
 func (s *scanner) stringSpan(sp *span) error {
-	if s.null() {
-		return nil
-	}
 	if s.peek() != '"' {
+		if s.null() {
+			return nil
+		}
 		return errNotString
 	}
-	start, end, esc, err := s.str()
+	start, esc, err := s.str()
 	if err != nil {
 		return err
 	}
 	if esc {
 		return errBadZone
 	}
-	*sp = span{start, end}
-	if end == start {
+	*sp = span{start, s.i - 1}
+	if s.i-1 == start {
 		*sp = span{} // "" is treated as absent
 	}
 	return nil
@@ -311,11 +326,24 @@ func parseDate(b []byte, loc *time.Location) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	t := time.Date(y1*100+y2, time.Month(mo), d, h, mi, sec, nsec, loc)
-	if t.Day() != d { // 31 April and the like
+	if d > daysIn(mo, y1*100+y2) { // 31 April and the like
 		return time.Time{}, false
 	}
-	return t, true
+	return time.Date(y1*100+y2, time.Month(mo), d, h, mi, sec, nsec, loc), true
+}
+
+// daysIn returns the number of days of month m in year y.
+func daysIn(m, y int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // parseFraction parses "" or "." followed by 1 to 9 digits into nanoseconds.
@@ -346,65 +374,84 @@ func (box *eventBox) decodePayload(s *scanner, topic string) error {
 	switch topic {
 	case TopicCaseFile:
 		box.ev.CaseFile = &box.cf
-		return s.caseFile(&box.cf)
+		return s.caseFile(&box.cf, 2)
 	case TopicSigner:
 		box.ev.Signer = &box.signer
-		return s.object(2, func(name []byte, esc bool) error {
-			k, err := key(name, esc)
-			if err != nil {
-				return err
-			}
-			switch string(k) {
-			case "id":
-				return s.integer(&box.signer.ID)
-			case "caseFile":
-				if s.null() {
-					return nil
-				}
-				box.ev.CaseFile = &box.cf
-				return s.caseFile(&box.cf)
-			}
-			return s.value(1)
-		})
+		return box.signerPayload(s)
 	case TopicSubscription:
 		if s.peek() == '"' {
 			return s.stringInto(&box.ev.Message)
 		}
-		return s.object(2, func(name []byte, esc bool) error {
-			k, err := key(name, esc)
-			if err != nil {
-				return err
+		more, err := s.open(2)
+		for more && err == nil {
+			var k []byte
+			if k, err = s.key(); err != nil {
+				break
 			}
 			if string(k) == "message" {
-				return s.stringInto(&box.ev.Message)
+				err = s.stringInto(&box.ev.Message)
+			} else {
+				err = s.skip(2)
 			}
-			return s.value(2)
-		})
+			if err == nil {
+				more, err = s.more('}')
+			}
+		}
+		return err
 	}
-	return s.value(1)
+	return s.skip(1)
 }
 
-// caseFile decodes {"id":..., "status":...}.
-func (s *scanner) caseFile(cf *CaseFileRef) error {
-	return s.object(1, func(name []byte, esc bool) error {
-		k, err := key(name, esc)
-		if err != nil {
-			return err
+// signerPayload decodes {"id":..., "caseFile":{...}}.
+func (box *eventBox) signerPayload(s *scanner) error {
+	more, err := s.open(2)
+	for more && err == nil {
+		var k []byte
+		if k, err = s.key(); err != nil {
+			break
 		}
 		switch string(k) {
 		case "id":
-			return s.integer(&cf.ID)
+			err = s.integer(&box.signer.ID)
+		case "caseFile":
+			if s.null() {
+				break
+			}
+			box.ev.CaseFile = &box.cf
+			err = s.caseFile(&box.cf, 3)
+		default:
+			err = s.skip(2)
+		}
+		if err == nil {
+			more, err = s.more('}')
+		}
+	}
+	return err
+}
+
+// caseFile decodes {"id":..., "status":...} at the given depth.
+func (s *scanner) caseFile(cf *CaseFileRef, depth int) error {
+	more, err := s.open(depth)
+	for more && err == nil {
+		var k []byte
+		if k, err = s.key(); err != nil {
+			break
+		}
+		switch string(k) {
+		case "id":
+			err = s.integer(&cf.ID)
 		case "status":
 			n := int64(cf.Status)
-			if err := s.integer(&n); err != nil {
-				return err
-			}
-			if int64(int(n)) != n {
-				return errNotInt
+			if err = s.integer(&n); err == nil && int64(int(n)) != n {
+				err = errNotInt
 			}
 			cf.Status = int(n)
-			return nil
+		default:
+			err = s.skip(depth)
 		}
-		return s.value(1)
-	})
+		if err == nil {
+			more, err = s.more('}')
+		}
+	}
+	return err
 }

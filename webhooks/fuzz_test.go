@@ -78,3 +78,18 @@ func FuzzParseEvent(f *testing.F) {
 		}
 	})
 }
+
+// TestAllHex checks the SWAR hex test against isHex for every byte at every
+// position of a word.
+func TestAllHex(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			b := []byte("0123abcd")
+			b[pos] = byte(c)
+			want := isHex(byte(c))
+			if got := allHex(string(b)); got != want {
+				t.Fatalf("allHex(%q) = %v", b, got)
+			}
+		}
+	}
+}

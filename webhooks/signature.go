@@ -33,7 +33,7 @@ func Sign(secret string, t time.Time, h http.Header, body []byte) string {
 	ts := strconv.FormatInt(t.Unix(), 10)
 	sig := signature{t: ts, h: signedHeaders}
 	w := macWriter{mac: hmac.New(sha256.New, []byte(secret))}
-	_ = w.writeSigned(&sig, h, body)
+	_ = w.writeSigned(&sig, h, body, new(signedValues))
 	sum := w.mac.Sum(nil)
 	return "t=" + ts + ",h=" + signedHeaders + ",v1=" + hex.EncodeToString(sum)
 }
@@ -59,15 +59,26 @@ func parseSignature(value string, sig *signature) error {
 		return scanError("header missing or empty")
 	}
 	*sig = signature{}
-	for rest := value; ; {
-		pair, more, found := strings.Cut(rest, ",")
-		if err := sig.pair(pair); err != nil {
+	for i := 0; ; i++ {
+		k := i
+		for i < len(value) && value[i] != '=' && value[i] != ',' {
+			i++
+		}
+		if i == len(value) || value[i] == ',' {
+			return scanError("pair without value")
+		}
+		key := value[k:i]
+		i++
+		end := strings.IndexByte(value[i:], ',')
+		if end < 0 {
+			end = len(value) - i
+		}
+		if err := sig.pair(key, value[i:i+end]); err != nil {
 			return err
 		}
-		if !found {
+		if i += end; i == len(value) {
 			break
 		}
-		rest = more
 	}
 	switch {
 	case sig.t == "":
@@ -80,9 +91,8 @@ func parseSignature(value string, sig *signature) error {
 	return nil
 }
 
-func (sig *signature) pair(pair string) error {
-	k, v, ok := strings.Cut(pair, "=")
-	if !ok || v == "" {
+func (sig *signature) pair(k, v string) error {
+	if v == "" {
 		return scanError("pair without value")
 	}
 	switch {
@@ -99,7 +109,7 @@ func (sig *signature) pair(pair string) error {
 		if sig.h != "" {
 			return scanError("h repeated")
 		}
-		if !validHeaderList(v) {
+		if v != signedHeaders && !validHeaderList(v) {
 			return scanError("h is not a space-separated list of header names")
 		}
 		sig.h = v
@@ -120,13 +130,20 @@ func (sig *signature) pair(pair string) error {
 	return nil
 }
 
-// parseUnix parses 1 to 18 decimal digits.
+// parseUnix parses 1 to 18 decimal digits (which cannot overflow int64).
 func parseUnix(s string) (int64, bool) {
-	if len(s) == 0 || len(s) > 18 || !allDigits(s) {
+	if len(s) == 0 || len(s) > 18 {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, err == nil
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(c)
+	}
+	return n, true
 }
 
 func allDigits(s string) bool {
@@ -139,13 +156,45 @@ func allDigits(s string) bool {
 }
 
 func allHex(s string) bool {
+	for ; len(s) >= 8; s = s[8:] {
+		if !hex8(uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56) {
+			return false
+		}
+	}
 	for i := 0; i < len(s); i++ {
-		if !isHex(s[i]) {
+		if hexValue[s[i]] > 15 {
 			return false
 		}
 	}
 	return true
 }
+
+// hex8 reports whether all 8 bytes of x are hex digits. Each byte is
+// compared in its low 7 bits, where adding up to 0x7f carries into no other
+// byte.
+func hex8(x uint64) bool {
+	const l7 = 0x7f7f7f7f7f7f7f7f
+	y := x & l7
+	low := y | lsb*0x20 // 'A'-'F' as 'a'-'f'
+	digit := (y + lsb*(0x80-'0')) &^ (y + lsb*(0x80-'9'-1))
+	letter := (low + lsb*(0x80-'a')) &^ (low + lsb*(0x80-'f'-1))
+	return (digit|letter)&msb == msb && x&msb == 0
+}
+
+// hexValue maps hex digits to their value and every other byte to 0xff.
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i)
+		if c >= 'a' {
+			t[c-'a'+'A'] = byte(i)
+		}
+	}
+	return t
+}()
 
 // validHeaderList accepts header names (HTTP token characters) separated by
 // single spaces.
@@ -199,6 +248,15 @@ func headerValue(h http.Header, name string) (string, bool) {
 	return "", false
 }
 
+// canonicalValue is headerValue for a name in canonical form, such as the
+// package's header name constants: one map lookup in the common case.
+func canonicalValue(h http.Header, name string) (string, bool) {
+	if vs, ok := h[name]; ok && len(vs) > 0 {
+		return vs[0], true
+	}
+	return headerValue(h, name)
+}
+
 // macWriter feeds strings into a MAC through a fixed buffer, so that no
 // string is converted (and copied) into a new byte slice.
 type macWriter struct {
@@ -236,20 +294,43 @@ func (w *macWriter) flush() {
 // in the request.
 const missingHeader = scanError("a header named in h is missing")
 
+// signedValues are the values of the headers that events carry, found
+// while writing the signed headers into the MAC.
+type signedValues struct {
+	id, typ       string
+	haveID, haveT bool
+}
+
 // writeSigned writes t "." h "." values "." body into the MAC. It stops with
-// missingHeader when a named header is absent (Sign signs it as empty).
-func (w *macWriter) writeSigned(sig *signature, h http.Header, body []byte) error {
+// missingHeader when a named header is absent (Sign signs it as empty). It
+// records in hv the event id and type when h names them.
+func (w *macWriter) writeSigned(sig *signature, h http.Header, body []byte, hv *signedValues) error {
 	var err error
 	w.str(sig.t)
 	w.byte('.')
 	w.str(sig.h)
-	for name := range strings.SplitSeq(sig.h, " ") {
-		w.byte('.')
-		v, ok := headerValue(h, name)
-		if !ok {
+	if sig.h == signedHeaders { // what the platform sends: no name to fold
+		ct, ok1 := canonicalValue(h, "Content-Type")
+		hv.id, hv.haveID = canonicalValue(h, EventIDHeader)
+		hv.typ, hv.haveT = canonicalValue(h, EventTypeHeader)
+		if !ok1 || !hv.haveID || !hv.haveT {
 			err = missingHeader
 		}
-		w.str(v)
+		w.byte('.')
+		w.str(ct)
+		w.byte('.')
+		w.str(hv.id)
+		w.byte('.')
+		w.str(hv.typ)
+	} else {
+		for name := range strings.SplitSeq(sig.h, " ") {
+			w.byte('.')
+			v, ok := headerValue(h, name)
+			if !ok {
+				err = missingHeader
+			}
+			w.str(v)
+		}
 	}
 	w.byte('.')
 	w.flush()
@@ -260,16 +341,6 @@ func (w *macWriter) writeSigned(sig *signature, h http.Header, body []byte) erro
 // decodeHex decodes 64 hex digits (checked by parseSignature) into dst.
 func decodeHex(dst *[sha256.Size]byte, s string) {
 	for i := range dst {
-		dst[i] = unhex(s[2*i])<<4 | unhex(s[2*i+1])
+		dst[i] = hexValue[s[2*i]]<<4 | hexValue[s[2*i+1]]
 	}
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
 }

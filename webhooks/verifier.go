@@ -141,7 +141,7 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 // body.
 func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Event, error) {
 	var sig signature
-	sigValue, _ := headerValue(h, SignatureHeader)
+	sigValue, _ := canonicalValue(h, SignatureHeader)
 	if err := parseSignature(sigValue, &sig); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformedSignature, err)
 	}
@@ -149,15 +149,21 @@ func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Eve
 	if d := now.Sub(time.Unix(sig.unix, 0)); d > v.tolerance || d < -v.tolerance {
 		return nil, fmt.Errorf("%w: t=%d, clock %d", ErrStaleTimestamp, sig.unix, now.Unix())
 	}
-	if !v.signatureMatches(&sig, h, body) {
+	var hv signedValues
+	if !v.signatureMatches(&sig, h, body, &hv) {
 		return nil, ErrSignatureMismatch
 	}
-	id, _ := headerValue(h, EventIDHeader)
+	id, typ := hv.id, hv.typ
+	if !hv.haveID {
+		id, _ = canonicalValue(h, EventIDHeader)
+	}
+	if !hv.haveT {
+		typ, _ = canonicalValue(h, EventTypeHeader)
+	}
 	if id == "" && v.dedup != nil {
 		return nil, fmt.Errorf("%w: %s header missing; replay protection needs it",
 			ErrMalformedSignature, EventIDHeader)
 	}
-	typ, _ := headerValue(h, EventTypeHeader)
 	ev, err := decodeEvent(id, EventType(typ), body)
 	if err != nil {
 		return nil, err
@@ -176,12 +182,13 @@ func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Eve
 }
 
 // signatureMatches computes the HMAC once and compares it with every v1.
-func (v *Verifier) signatureMatches(sig *signature, h http.Header, body []byte) bool {
+// It records in hv the header values it read that events carry.
+func (v *Verifier) signatureMatches(sig *signature, h http.Header, body []byte, hv *signedValues) bool {
 	w := v.macs.Get().(*macWriter)
 	defer v.macs.Put(w)
 	w.mac.Reset()
 	w.n = 0
-	if err := w.writeSigned(sig, h, body); err != nil {
+	if err := w.writeSigned(sig, h, body, hv); err != nil {
 		return false
 	}
 	got := w.mac.Sum(w.sum[:0])
