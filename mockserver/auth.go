@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"crypto/subtle"
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -110,7 +111,12 @@ func writeOAuthError(w http.ResponseWriter, status int, code, desc string) {
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
 	var req tokenRequest
 	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &req); err != nil {
-		writeOAuthError(w, http.StatusBadRequest, "invalid_request", "the body must be a JSON object")
+		status, desc := http.StatusBadRequest, "the body must be a JSON object"
+		var apiErr *apiError
+		if errors.As(err, &apiErr) && apiErr.Status != http.StatusBadRequest {
+			status, desc = apiErr.Status, apiErr.Message // 413 too large, 415 not JSON
+		}
+		writeOAuthError(w, status, "invalid_request", desc)
 		return nil
 	}
 	u, status, code, desc := s.checkTokenRequest(&req, time.Now())

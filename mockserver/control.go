@@ -29,7 +29,7 @@ func (s *Server) ctlCredentials(w http.ResponseWriter, _ *http.Request) error {
 
 func (s *Server) ctlAddUser(w http.ResponseWriter, r *http.Request) error {
 	var spec UserSpec
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &spec); err != nil {
+	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &spec); err != nil {
 		return err
 	}
 	c, err := s.AddUser(spec)
@@ -51,7 +51,7 @@ func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		Seconds *float64 `json:"seconds"`
 	}
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
 		return err
 	}
 	var p problems

@@ -138,7 +138,7 @@ func (s *Server) ctlSharedFolder(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		Shared *bool `json:"shared"`
 	}
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
 		return err
 	}
 	if body.Shared == nil {
@@ -185,7 +185,7 @@ func (s *Server) ctlExpiry(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		ExpireAt string `json:"expireAt"`
 	}
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
 		return err
 	}
 	at, err := time.Parse(time.RFC3339Nano, body.ExpireAt)

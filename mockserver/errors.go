@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
+	"strings"
 )
 
 // apiError is an error answer of the mock's services. Handlers return it
@@ -114,9 +116,29 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// decodeJSON reads a JSON request body into v, bounded by limit. A body that
-// is too large is a 413, malformed JSON a 400.
+// decodeJSON reads a JSON request body into v, bounded by limit. A body sent
+// with a Content-Type other than application/json is a 415, a body that is
+// too large a 413, malformed JSON a 400.
 func decodeJSON(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
+	if err := requireJSON(r); err != nil {
+		return err
+	}
+	return decodeBody(w, r, limit, v)
+}
+
+// requireJSON answers 415 unless the request says its body is JSON.
+func requireJSON(r *http.Request) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+		return &apiError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
+			Message: "send the body as Content-Type: application/json"}
+	}
+	return nil
+}
+
+// decodeBody reads a JSON body into v whatever its Content-Type says: the
+// control API takes bodies from curl -d as well.
+func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	dec := json.NewDecoder(r.Body)
 	if err := dec.Decode(v); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -198,7 +199,7 @@ func (s *Server) ctlFaults(w http.ResponseWriter, _ *http.Request) error {
 // ctlAddFault is POST /mock/faults with a Fault → 201 with the fault.
 func (s *Server) ctlAddFault(w http.ResponseWriter, r *http.Request) error {
 	var f Fault
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &f); err != nil {
+	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &f); err != nil {
 		return err
 	}
 	if err := s.InjectFault(f); err != nil {
@@ -239,8 +240,16 @@ func applyFault(w http.ResponseWriter, r *http.Request, next http.Handler, f Fau
 		effect = &bufferedResponse{header: http.Header{}}
 		next.ServeHTTP(effect, r)
 	}
-	if f.DelayMs > 0 && !sleepCtx(r.Context(), time.Duration(f.DelayMs)*time.Millisecond) {
-		return // the client gave up
+	if f.DelayMs > 0 {
+		if effect == nil {
+			// net/http notices a client that hangs up only once the body is
+			// read: read it first, so a client that gives up during the
+			// delay ends it and the operation does not run.
+			bufferBody(r, maxDelayedBody)
+		}
+		if !sleepCtx(r.Context(), time.Duration(f.DelayMs)*time.Millisecond) {
+			return // the client gave up
+		}
 	}
 	switch {
 	case f.Drop:
@@ -256,6 +265,34 @@ func applyFault(w http.ResponseWriter, r *http.Request, next http.Handler, f Fau
 	default:
 		next.ServeHTTP(w, r)
 	}
+}
+
+// maxDelayedBody is the most of a delayed request's body that is read ahead
+// of the delay; the rest stays on the connection.
+const maxDelayedBody = 32 << 20
+
+// bufferBody reads up to limit bytes of r's body ahead and puts them back in
+// front of what remains, so the handler still sees the whole body.
+func bufferBody(r *http.Request, limit int64) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return
+	}
+	head, err := io.ReadAll(io.LimitReader(r.Body, limit))
+	rest := r.Body
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), errReader{err}, rest), rest}
+}
+
+// errReader returns err, or io.EOF when err is nil.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	return 0, io.EOF
 }
 
 // sleepCtx waits d of real time; it answers false when ctx ended first.

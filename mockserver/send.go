@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"mime"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -132,6 +133,10 @@ func (u *sendUpload) remove() {
 // payload hash is SHA-256 of the data part followed by each file in order:
 // computed while streaming when data comes first, else re-read from disk.
 func (s *Server) readUpload(r *http.Request) (*sendUpload, error) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "multipart/form-data" {
+		return nil, &apiError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
+			Message: "send the case file as Content-Type: multipart/form-data with a data part and files parts"}
+	}
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return nil, errBadRequest("the body must be multipart/form-data with a data part and files parts")

@@ -195,8 +195,17 @@ func TestSendNeedsTokenAndLimit(t *testing.T) {
 	req, _ := http.NewRequest("POST", s.URL()+"/send"+sendCreatePath, strings.NewReader(`{"caseFile":{}}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Auth-Token", tok)
+	if st, _ := do(t, s, req, nil); st != http.StatusUnsupportedMediaType {
+		t.Fatalf("JSON body: %d, want 415", st)
+	}
+	req, _ = http.NewRequest("POST", s.URL()+"/send"+sendCreatePath, strings.NewReader(`not multipart`))
+	req.Header.Set("Content-Type", "multipart/form-data") // no boundary
+	req.Header.Set("X-Auth-Token", tok)
 	if st, _ := do(t, s, req, nil); st != http.StatusBadRequest {
-		t.Fatalf("JSON body: %d, want 400", st)
+		t.Fatalf("multipart without a boundary: %d, want 400", st)
+	}
+	if n := s.sign.jobs.count(); n != 0 {
+		t.Fatalf("after refused bodies: %d jobs", n)
 	}
 }
 
