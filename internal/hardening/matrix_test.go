@@ -441,14 +441,14 @@ func journalOf(srv *mockserver.Server, method, path string) []journalEntry {
 // matrixMarkdown renders the table for BENCHMARKS.md and reports.
 func matrixMarkdown() string {
 	var b strings.Builder
-	b.WriteString("| call |")
+	b.WriteString("| call | effect |")
 	for _, n := range faultNames {
 		b.WriteString(" " + n + " |")
 	}
 	b.WriteString("\n|---|")
-	b.WriteString(strings.Repeat("---|", int(nFaults)))
+	b.WriteString(strings.Repeat("---|", int(nFaults)+1))
 	for _, r := range matrix {
-		fmt.Fprintf(&b, "\n| %s %s |", r.name, r.method)
+		fmt.Fprintf(&b, "\n| %s %s | %s |", r.name, r.method, effectOf(r))
 		for _, c := range r.cells {
 			eff := "no change"
 			if c.effect {
@@ -462,6 +462,35 @@ func matrixMarkdown() string {
 		}
 	}
 	return b.String()
+}
+
+// effectOf describes a row's effect as the difference it makes to the state.
+func effectOf(r row) string {
+	if r.effect == nil {
+		return "none"
+	}
+	var before, after state
+	r.effect(&after)
+	var diffs []string
+	for _, d := range []struct {
+		name string
+		a, b any
+	}{{"forms", before.Forms, after.Forms}, {"prefill requests", before.Requests, after.Requests},
+		{"case files", before.CaseFiles, after.CaseFiles}, {"subscriptions", before.Subscriptions, after.Subscriptions},
+		{"test events delivered", before.TestEvents, after.TestEvents}, {"form A", before.FormA, after.FormA},
+		{"form B", before.FormB, after.FormB}, {"form B fields", before.FormBFields, after.FormBFields}} {
+		if d.a != d.b {
+			v := fmt.Sprint(d.b)
+			if n, ok := d.b.(int); ok && n != 0 && d.name != "form B fields" {
+				v = fmt.Sprintf("%+d", n)
+			}
+			diffs = append(diffs, d.name+" "+v)
+		}
+	}
+	if before.Endpoint != after.Endpoint {
+		diffs = append(diffs, "endpoint changed")
+	}
+	return strings.Join(diffs, ", ")
 }
 
 func short(k errKind) string {
