@@ -311,8 +311,6 @@ type journalEntry struct {
 	Status int    `json:"status"`
 }
 
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-
 // loginToken answers an access token of the default user, from the mock's
 // token endpoint through the SDK.
 func loginToken(t testing.TB, srv *mockserver.Server) string {
@@ -326,3 +324,14 @@ func loginToken(t testing.TB, srv *mockserver.Server) string {
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// startMock is mockserver.Start without a testing.TB, for goroutines that
+// must not fail a test themselves: it serves a new Server on a loopback
+// port and answers a function that stops both.
+func startMock(opts ...mockserver.Option) (*mockserver.Server, func()) {
+	ts := httptest.NewUnstartedServer(nil)
+	srv := mockserver.New(append(opts, mockserver.WithBaseURL("http://"+ts.Listener.Addr().String()))...)
+	ts.Config.Handler = srv.Handler()
+	ts.Start()
+	return srv, func() { ts.Close(); srv.Close() }
+}

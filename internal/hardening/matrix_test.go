@@ -3,6 +3,7 @@ package hardening
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -291,7 +292,7 @@ func TestFaultMatrix(t *testing.T) {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				results[i][f] = runCell(t, &matrix[i], f)
+				results[i][f] = runCell(&matrix[i], f)
 			}()
 		}
 	}
@@ -339,11 +340,13 @@ func checkCell(t *testing.T, r row, want cell, got outcome) {
 }
 
 // runCell runs one call against its own mock server under one fault.
-func runCell(t *testing.T, r *row, f faultKind) (out outcome) {
+// It runs on its own goroutine, so it reports problems in out.setup
+// instead of failing t.
+func runCell(r *row, f faultKind) (out outcome) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	srv := mockserver.Start(t, mockserver.WithManualClock(time.Now()))
-	defer srv.Close()
+	srv, stop := startMock(mockserver.WithManualClock(time.Now()))
+	defer stop()
 	setup, err := signkit.NewClient(srv.Config())
 	if err != nil {
 		return outcome{setup: err}
@@ -428,7 +431,7 @@ func journalOf(srv *mockserver.Server, method, path string) []journalEntry {
 		Items []journalEntry `json:"items"`
 	}
 	b, _ := io.ReadAll(resp.Body)
-	_ = jsonUnmarshal(b, &out)
+	_ = json.Unmarshal(b, &out)
 	var hits []journalEntry
 	for _, e := range out.Items {
 		if e.Method == method && e.Path == path {
