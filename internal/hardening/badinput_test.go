@@ -41,8 +41,7 @@ var (
 
 // badInputs covers each service with the inputs it can get wrong. The
 // signing service has only GET endpoints: no body to be too large,
-// malformed or of the wrong type. Cases the mock answers differently today
-// are in bugs_test.go (build tag hardening_bugs) and were reported.
+// malformed or of the wrong type.
 var badInputs = []badCase{
 	// Auth
 	{"auth malformed JSON", "POST", "/auth/oauth/token", "application/json", `{"grant_type":`, 400},
@@ -82,6 +81,15 @@ var badInputs = []badCase{
 	{"webhook update malformed", "PUT", "/webhook/api/v1/subscriptions/{sub}", "application/json", `{`, 400},
 	{"webhook wrong method", "PATCH", "/webhook/api/v1/subscriptions", "application/json", `{}`, 405},
 	{"webhook unknown path", "GET", "/webhook/api/v2/subscriptions", "", "", 404},
+	// Wrong content types on every service that takes a body, and an
+	// oversized token request (the mock answered 400 or took them until ea59da7)
+	{"auth oversized", "POST", "/auth/oauth/token", "application/json", oversizedJSON, 413},
+	{"auth wrong content type", "POST", "/auth/oauth/token", "text/plain", `{"grant_type":"api_keys"}`, 415},
+	{"forms wrong content type", "POST", "/collect/api/v1/forms", "text/plain", `{"name":"x","sections":[]}`, 415},
+	{"forms update wrong content type", "PUT", "/collect/api/v1/forms/{A}", "text/plain", `{"name":"x","sections":[]}`, 415},
+	{"forms prefill wrong content type", "POST", "/collect/api/v1/forms/{A}/requests", "text/plain", `{"answers":{}}`, 415},
+	{"queue status wrong content type", "POST", "/send/api/v1/queue/public/status", "text/plain", `{"uuid":"a","payloadHash":"b"}`, 415},
+	{"send wrong content type", "POST", "/send/api/v1/casefiles/20251022/create", "application/json", `{"caseFile":{}}`, 415},
 	// Public pages and the root
 	{"public unknown form", "GET", "/public/forms/no-such-form", "", "", 404},
 	{"public wrong method", "DELETE", "/public/forms/{A}", "", "", 405},

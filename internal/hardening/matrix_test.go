@@ -386,10 +386,10 @@ func runCell(r *row, f faultKind) (out outcome) {
 	case fDrop:
 		fault.Drop = true
 	case fSlow:
-		// After: the server did the work, the answer comes too late,
-		// deterministically. (A delay before the operation runs it after the
-		// delay even when the client gave up, for requests with a body:
-		// reported, see TestBugDelayBeforeRunsAfterClientLeft.)
+		// After: the server did the work and the answer comes too late, the
+		// case where a re-sent request could duplicate it. (A delay before
+		// the operation spares it once the client left: see
+		// TestDelayedFaultSparesALeftRequest.)
 		fault.DelayMs, fault.Phase = int(slowDelay/time.Millisecond), mockserver.FaultAfter
 	case fExpired:
 		srv.Advance(10*time.Minute + time.Second)
