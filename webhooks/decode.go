@@ -39,23 +39,23 @@ func (box *eventBox) decode(body []byte) error {
 	var kind string              // the topic the payload was decoded for
 	more, err := s.open(1)
 	for more && err == nil {
-		var k []byte
+		var k keyword
 		if k, err = s.key(); err != nil {
 			break
 		}
-		switch string(k) {
-		case "topic":
+		switch k {
+		case kwTopic:
 			err = s.stringInto(&ev.Topic)
-		case "eventType":
+		case kwEventType:
 			err = s.stringInto(&ev.EventType)
-		case "eventTime":
+		case kwEventTime:
 			err = s.eventTime(&date, &zone)
-		case "payload":
+		case kwPayload:
 			err = box.payloadAt(&s, &payload, &kind)
 		default:
 			err = s.skip(1)
 		}
-		if err == nil {
+		if err == nil && !s.comma() {
 			more, err = s.more('}')
 		}
 	}
@@ -125,59 +125,67 @@ func (s *scanner) stringInto(dst *string) error {
 		return err
 	}
 	raw := s.b[start : s.i-1]
-	if esc || !utf8.Valid(raw) {
+	if esc {
+		*dst, err = unquote(raw)
+		return err
+	}
+	if v, ok := interned(raw); ok {
+		*dst = v
+		return nil
+	}
+	if !utf8.Valid(raw) {
 		// Like encoding/json, invalid UTF-8 becomes U+FFFD.
 		*dst, err = unquote(raw)
 		return err
 	}
-	*dst = intern(raw)
+	*dst = string(raw)
 	return nil
 }
 
-// intern returns the strings that event bodies repeat without allocating:
-// the topics and the event names of the specification.
-func intern(b []byte) string {
+// interned returns the strings that event bodies repeat without
+// allocating: the topics and the event names of the specification.
+func interned(b []byte) (string, bool) {
 	switch string(b) {
 	case TopicCaseFile:
-		return TopicCaseFile
+		return TopicCaseFile, true
 	case TopicSigner:
-		return TopicSigner
+		return TopicSigner, true
 	case TopicSubscription:
-		return TopicSubscription
+		return TopicSubscription, true
 	case "completed":
-		return "completed"
+		return "completed", true
 	case "expired":
-		return "expired"
+		return "expired", true
 	case "failed":
-		return "failed"
+		return "failed", true
 	case "rejected":
-		return "rejected"
+		return "rejected", true
 	case "requestActivated":
-		return "requestActivated"
+		return "requestActivated", true
 	case "requestSent":
-		return "requestSent"
+		return "requestSent", true
 	case "reminderSent":
-		return "reminderSent"
+		return "reminderSent", true
 	case "requestOpened":
-		return "requestOpened"
+		return "requestOpened", true
 	case "undeliverable":
-		return "undeliverable"
+		return "undeliverable", true
 	case "opened":
-		return "opened"
+		return "opened", true
 	case "signed":
-		return "signed"
+		return "signed", true
 	case "signedWithImageUploadAndNAP":
-		return "signedWithImageUploadAndNAP"
+		return "signedWithImageUploadAndNAP", true
 	case "finalized":
-		return "finalized"
+		return "finalized", true
 	case "deleted":
-		return "deleted"
+		return "deleted", true
 	case "transientBounce":
-		return "transientBounce"
+		return "transientBounce", true
 	case "test":
-		return "test"
+		return "test", true
 	}
-	return string(b)
+	return "", false
 }
 
 // eventTime scans {"date":..., "timezone_type":..., "timezone":...} and
@@ -191,22 +199,22 @@ func (s *scanner) eventTime(date, zone *span) error {
 	var d, z span
 	more, err := s.open(2)
 	for more && err == nil {
-		var k []byte
+		var k keyword
 		if k, err = s.key(); err != nil {
 			break
 		}
-		switch string(k) {
-		case "date":
+		switch k {
+		case kwDate:
 			err = s.stringSpan(&d)
-		case "timezone":
+		case kwTimezone:
 			err = s.stringSpan(&z)
-		case "timezone_type":
+		case kwTimezoneType:
 			var n int64
 			err = s.integer(&n)
 		default:
 			err = s.skip(2)
 		}
-		if err == nil {
+		if err == nil && !s.comma() {
 			more, err = s.more('}')
 		}
 	}
@@ -384,16 +392,16 @@ func (box *eventBox) decodePayload(s *scanner, topic string) error {
 		}
 		more, err := s.open(2)
 		for more && err == nil {
-			var k []byte
+			var k keyword
 			if k, err = s.key(); err != nil {
 				break
 			}
-			if string(k) == "message" {
+			if k == kwMessage {
 				err = s.stringInto(&box.ev.Message)
 			} else {
 				err = s.skip(2)
 			}
-			if err == nil {
+			if err == nil && !s.comma() {
 				more, err = s.more('}')
 			}
 		}
@@ -406,14 +414,14 @@ func (box *eventBox) decodePayload(s *scanner, topic string) error {
 func (box *eventBox) signerPayload(s *scanner) error {
 	more, err := s.open(2)
 	for more && err == nil {
-		var k []byte
+		var k keyword
 		if k, err = s.key(); err != nil {
 			break
 		}
-		switch string(k) {
-		case "id":
+		switch k {
+		case kwID:
 			err = s.integer(&box.signer.ID)
-		case "caseFile":
+		case kwCaseFile:
 			if s.null() {
 				break
 			}
@@ -422,7 +430,7 @@ func (box *eventBox) signerPayload(s *scanner) error {
 		default:
 			err = s.skip(2)
 		}
-		if err == nil {
+		if err == nil && !s.comma() {
 			more, err = s.more('}')
 		}
 	}
@@ -433,14 +441,14 @@ func (box *eventBox) signerPayload(s *scanner) error {
 func (s *scanner) caseFile(cf *CaseFileRef, depth int) error {
 	more, err := s.open(depth)
 	for more && err == nil {
-		var k []byte
+		var k keyword
 		if k, err = s.key(); err != nil {
 			break
 		}
-		switch string(k) {
-		case "id":
+		switch k {
+		case kwID:
 			err = s.integer(&cf.ID)
-		case "status":
+		case kwStatus:
 			n := int64(cf.Status)
 			if err = s.integer(&n); err == nil && int64(int(n)) != n {
 				err = errNotInt
@@ -449,7 +457,7 @@ func (s *scanner) caseFile(cf *CaseFileRef, depth int) error {
 		default:
 			err = s.skip(depth)
 		}
-		if err == nil {
+		if err == nil && !s.comma() {
 			more, err = s.more('}')
 		}
 	}

@@ -93,3 +93,34 @@ func TestAllHex(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyword checks that key identifies member names by their words
+// exactly as nameKeyword does by comparison, on the fast path (name and
+// colon directly followed by enough bytes) and on the slow paths.
+func TestKeyword(t *testing.T) {
+	names := []string{"topic", "eventType", "eventTime", "payload", "id", "caseFile",
+		"status", "date", "timezone_type", "timezone", "message",
+		"", "i", "ids", "d", "topics", "topi", "Topic", "eventTyp", "eventTypeX", "eventTim",
+		"eventTimes", "timezone_typ", "timezone_types", "timezone_", "timezones", "caseFil",
+		"caseFiles", "payloa", "payloads", "messag", "status_", "dat", "dates", "note", "signOrder"}
+	for _, name := range names {
+		want := nameKeyword(name)
+		for _, body := range []string{
+			`"` + name + `":1,"padding padding padding"`,
+			`"` + name + `" :1,"padding padding padding"`,
+			`"` + name + `":1`,
+			`"` + strings.ReplaceAll(name, "e", `\u0065`) + `":1,"padding padding padding"`,
+		} {
+			s := scanner{b: []byte(body)}
+			got, err := s.key()
+			if err != nil || got != want || s.b[s.i] != '1' {
+				t.Errorf("key of %q = %d, %v at %d; want %d", body, got, err, s.i, want)
+			}
+		}
+	}
+	for _, name := range names[:11] {
+		if nameKeyword(name) == kwOther {
+			t.Errorf("%q is not a keyword", name)
+		}
+	}
+}

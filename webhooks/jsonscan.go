@@ -128,31 +128,170 @@ func (s *scanner) open(depth int) (members bool, err error) {
 	return true, nil
 }
 
-// key reads a member name and its colon, leaving s.i before the value. The
-// name is returned for comparison: the raw bytes, or the decoded name when
-// it holds escapes.
-func (s *scanner) key() ([]byte, error) {
+// keyword identifies a member name the decoder looks for; kwOther is any
+// other name.
+type keyword uint8
+
+const (
+	kwOther keyword = iota
+	kwTopic
+	kwEventType
+	kwEventTime
+	kwPayload
+	kwID
+	kwCaseFile
+	kwStatus
+	kwDate
+	kwTimezoneType
+	kwTimezone
+	kwMessage
+)
+
+// Member names as little-endian words: w8 holds the first 8 bytes, w the
+// rest (or the whole name when it is shorter), zero-padded.
+const (
+	wID       = 'i' | 'd'<<8
+	wDate     = 'd' | 'a'<<8 | 't'<<16 | 'e'<<24
+	wTopic    = 't' | 'o'<<8 | 'p'<<16 | 'i'<<24 | 'c'<<32
+	wStatus   = 's' | 't'<<8 | 'a'<<16 | 't'<<24 | 'u'<<32 | 's'<<40
+	wPayload  = 'p' | 'a'<<8 | 'y'<<16 | 'l'<<24 | 'o'<<32 | 'a'<<40 | 'd'<<48
+	wMessage  = 'm' | 'e'<<8 | 's'<<16 | 's'<<24 | 'a'<<32 | 'g'<<40 | 'e'<<48
+	w8Case    = 'c' | 'a'<<8 | 's'<<16 | 'e'<<24 | 'F'<<32 | 'i'<<40 | 'l'<<48 | 'e'<<56
+	w8Zone    = 't' | 'i'<<8 | 'm'<<16 | 'e'<<24 | 'z'<<32 | 'o'<<40 | 'n'<<48 | 'e'<<56
+	w8EvTyp   = 'e' | 'v'<<8 | 'e'<<16 | 'n'<<24 | 't'<<32 | 'T'<<40 | 'y'<<48 | 'p'<<56
+	w8EvTim   = 'e' | 'v'<<8 | 'e'<<16 | 'n'<<24 | 't'<<32 | 'T'<<40 | 'i'<<48 | 'm'<<56
+	wE        = 'e'
+	wZoneType = '_' | 't'<<8 | 'y'<<16 | 'p'<<24 | 'e'<<32
+)
+
+// shortKeyword identifies a name of fewer than 8 bytes from its word.
+func shortKeyword(w uint64) keyword {
+	switch w {
+	case wID:
+		return kwID
+	case wDate:
+		return kwDate
+	case wTopic:
+		return kwTopic
+	case wStatus:
+		return kwStatus
+	case wPayload:
+		return kwPayload
+	case wMessage:
+		return kwMessage
+	}
+	return kwOther
+}
+
+// longKeyword identifies a name of 8 to 15 bytes from its two words.
+func longKeyword(w8, w uint64) keyword {
+	switch {
+	case w8 == w8Case && w == 0:
+		return kwCaseFile
+	case w8 == w8Zone && w == 0:
+		return kwTimezone
+	case w8 == w8Zone && w == wZoneType:
+		return kwTimezoneType
+	case w8 == w8EvTyp && w == wE:
+		return kwEventType
+	case w8 == w8EvTim && w == wE:
+		return kwEventTime
+	}
+	return kwOther
+}
+
+// nameKeyword identifies a name by comparison; the slow path of key.
+func nameKeyword(name string) keyword {
+	switch name {
+	case "topic":
+		return kwTopic
+	case "eventType":
+		return kwEventType
+	case "eventTime":
+		return kwEventTime
+	case "payload":
+		return kwPayload
+	case "id":
+		return kwID
+	case "caseFile":
+		return kwCaseFile
+	case "status":
+		return kwStatus
+	case "date":
+		return kwDate
+	case "timezone_type":
+		return kwTimezoneType
+	case "timezone":
+		return kwTimezone
+	case "message":
+		return kwMessage
+	}
+	return kwOther
+}
+
+// key reads a member name and its colon, leaving s.i before the value, and
+// identifies the name. Names of up to 15 bytes without escapes, followed
+// by their colon, are read as one or two words and identified without a
+// byte loop or a string comparison.
+func (s *scanner) key() (keyword, error) {
+	b, i := s.b, s.i
+	if i+18 <= len(b) && b[i] == '"' {
+		w0 := binary.LittleEndian.Uint64(b[i+1:])
+		if m := special8(w0); m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			if b[i+1+n] == '"' && b[i+2+n] == ':' {
+				s.i = i + 3 + n
+				return shortKeyword(w0 & (1<<(8*n) - 1)), nil
+			}
+		} else {
+			w1 := binary.LittleEndian.Uint64(b[i+9:])
+			if m := special8(w1); m != 0 {
+				n := bits.TrailingZeros64(m) >> 3
+				if b[i+9+n] == '"' && b[i+10+n] == ':' {
+					s.i = i + 11 + n
+					return longKeyword(w0, w1&(1<<(8*n)-1)), nil
+				}
+			}
+		}
+	}
+	return s.keySlow()
+}
+
+// keySlow is key for names with escapes, long names, white space before the
+// colon and the end of the body.
+func (s *scanner) keySlow() (keyword, error) {
 	if s.peek() != '"' {
-		return nil, errSyntax
+		return kwOther, errSyntax
 	}
 	start, esc, err := s.str()
 	if err != nil {
-		return nil, err
+		return kwOther, err
 	}
 	name := s.b[start : s.i-1]
 	if s.peek() != ':' {
-		return nil, errSyntax
+		return kwOther, errSyntax
 	}
 	s.i++
 	if esc {
 		u, err := unquote(name)
-		return []byte(u), err
+		return nameKeyword(u), err
 	}
-	return name, nil
+	return nameKeyword(string(name)), nil
+}
+
+// comma consumes a ',' that comes next without white space.
+func (s *scanner) comma() bool {
+	if i := s.i; i < len(s.b) && s.b[i] == ',' {
+		s.i = i + 1
+		return true
+	}
+	return false
 }
 
 // more consumes the ',' or the closing byte (end) after a member or an
 // element and reports whether another one follows.
+// Loops call comma first, which is inlined and consumes the ',' that
+// usually follows directly.
 func (s *scanner) more(end byte) (bool, error) {
 	switch s.peek() {
 	case ',':
@@ -176,7 +315,9 @@ func (s *scanner) skipObject(depth int) error {
 		if err = s.skip(depth); err != nil {
 			break
 		}
-		more, err = s.more('}')
+		if !s.comma() {
+			more, err = s.more('}')
+		}
 	}
 	return err
 }
@@ -193,6 +334,9 @@ func (s *scanner) skipArray(depth int) error {
 	for {
 		if err := s.skip(depth); err != nil {
 			return err
+		}
+		if s.comma() {
+			continue
 		}
 		if more, err := s.more(']'); !more || err != nil {
 			return err
@@ -218,22 +362,20 @@ func special8(x uint64) uint64 {
 // quote and returns where its content starts and whether it holds escapes.
 // The content ends at s.i-1.
 //
-// The first 16 bytes are scanned 8 at a time for '"', '\\' and control
+// The first 32 bytes are scanned 8 at a time for '"', '\\' and control
 // characters together, which ends most strings of an event. Longer strings
 // are scanned with bytes.IndexByte for the closing quote, which is
-// vectorized, and then checked for '\\' and control characters 16 bytes per
-// step without branches; only strings with escapes take the byte loop.
+// vectorized, and then checked by plain; only strings with escapes take the
+// byte loop.
 func (s *scanner) str() (start int, esc bool, err error) {
 	b := s.b
 	start = s.i + 1
 	i := start
-	if i+16 <= len(b) {
-		m := special8(binary.LittleEndian.Uint64(b[i:]))
-		if m == 0 {
-			i += 8
-			m = special8(binary.LittleEndian.Uint64(b[i:]))
-		}
-		if m != 0 {
+	if i+32 > len(b) {
+		return s.strSlow(start, i)
+	}
+	for end := i + 32; i < end; i += 8 {
+		if m := special8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			i += bits.TrailingZeros64(m) >> 3
 			if b[i] == '"' {
 				s.i = i + 1
@@ -241,11 +383,10 @@ func (s *scanner) str() (start int, esc bool, err error) {
 			}
 			return s.strSlow(start, i)
 		}
-		i += 8
-		if q := bytes.IndexByte(b[i:], '"'); q >= 0 && plain(b[i:i+q]) {
-			s.i = i + q + 1
-			return start, false, nil
-		}
+	}
+	if q := bytes.IndexByte(b[i:], '"'); q >= 0 && plain(b[i:i+q]) {
+		s.i = i + q + 1
+		return start, false, nil
 	}
 	return s.strSlow(start, i)
 }
@@ -276,20 +417,28 @@ func (s *scanner) strSlow(start, i int) (int, bool, error) {
 }
 
 // plain reports whether b holds no backslash and no control character.
+// The backslash is looked for with bytes.IndexByte, which is vectorized,
+// control characters 32 bytes per step without branches.
 func plain(b []byte) bool {
-	var acc, acc2 uint64
-	for ; len(b) >= 16; b = b[16:] {
-		x := binary.LittleEndian.Uint64(b)
-		y := binary.LittleEndian.Uint64(b[8:])
-		xs, ys := x^(lsb*'\\'), y^(lsb*'\\')
-		acc |= (xs-lsb)&^xs | (x-lsb*0x20)&^x
-		acc2 |= (ys-lsb)&^ys | (y-lsb*0x20)&^y
+	if bytes.IndexByte(b, '\\') >= 0 {
+		return false
 	}
-	if (acc|acc2)&msb != 0 {
+	var a0, a1, a2, a3 uint64
+	for ; len(b) >= 32; b = b[32:] {
+		x0 := binary.LittleEndian.Uint64(b[0:8])
+		x1 := binary.LittleEndian.Uint64(b[8:16])
+		x2 := binary.LittleEndian.Uint64(b[16:24])
+		x3 := binary.LittleEndian.Uint64(b[24:32])
+		a0 |= (x0 - lsb*0x20) &^ x0
+		a1 |= (x1 - lsb*0x20) &^ x1
+		a2 |= (x2 - lsb*0x20) &^ x2
+		a3 |= (x3 - lsb*0x20) &^ x3
+	}
+	if (a0|a1|a2|a3)&msb != 0 {
 		return false
 	}
 	for _, c := range b {
-		if c < 0x20 || c == '\\' {
+		if c < 0x20 {
 			return false
 		}
 	}
@@ -372,8 +521,25 @@ func (s *scanner) number() (start int, err error) {
 	return start, nil
 }
 
-// integer scans a JSON integer into *dst; null leaves *dst alone.
+// integer scans a JSON integer into *dst; null leaves *dst alone. A
+// positive integer of up to 18 digits is read in one pass.
 func (s *scanner) integer(dst *int64) error {
+	if b, i := s.b, s.i; i < len(b) && b[i]-'1' < 9 {
+		var n uint64
+		j := i
+		for ; j < len(b) && j-i < 18 && b[j]-'0' < 10; j++ {
+			n = n*10 + uint64(b[j]-'0')
+		}
+		if j < len(b) && b[j]-'0' >= 10 && b[j] != '.' && b[j]|0x20 != 'e' {
+			s.i = j
+			*dst = int64(n)
+			return nil
+		}
+	}
+	return s.integerSlow(dst)
+}
+
+func (s *scanner) integerSlow(dst *int64) error {
 	if c := s.peek(); c != '-' && !isDigit(c) {
 		if s.null() {
 			return nil
