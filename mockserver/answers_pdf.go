@@ -13,6 +13,9 @@ import (
 // (go-pdf/fpdf) listing the answers of the visible fields by section.
 func renderAnswersPDF(title, externalID string, sub *submission) ([]byte, error) {
 	pdf := fpdf.New("P", "mm", "A4", "")
+	// Uncompressed: a page of text is small either way, and a zlib writer
+	// per document costs about a megabyte of allocation.
+	pdf.SetCompression(false)
 	pdf.SetTitle(title, true)
 	pdf.SetCreator("signkit-mock", true)
 	pdf.SetCreationDate(sub.completedAt)
