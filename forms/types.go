@@ -56,6 +56,14 @@ func (t FieldType) Known() bool {
 	return false
 }
 
+// The mapTo targets: the properties of the case file's primary signer that
+// a field can fill, so that the form's filler signs without a separate
+// signer configuration.
+const (
+	MapPrimarySignerName  = "primarySigner.name"
+	MapPrimarySignerEmail = "primarySigner.email"
+)
+
 // OperatorEquals is the operator of a condition rule: the rule holds when
 // the answer of the referenced field equals the rule's value.
 const OperatorEquals = "EQUALS"
@@ -140,9 +148,9 @@ type Field struct {
 	Label    string    `json:"label,omitempty"`
 	Type     FieldType `json:"type"`
 	Required bool      `json:"required,omitempty"`
-	// MapTo marks the filler as a party of the case file, for example
-	// "primarySigner.name" or "primarySigner.email". A field mapped to a
-	// property ending in ".email" must be of type EMAIL.
+	// MapTo marks the filler as a party of the case file: MapPrimarySignerName
+	// or MapPrimarySignerEmail, the targets the service documents. A field
+	// mapped to a property ending in ".email" must be of type EMAIL.
 	MapTo string `json:"mapTo,omitempty"`
 	// Content is the HTML of a TypeHTML field; {{fieldName}} merge fields
 	// name fields of earlier sections.

@@ -123,11 +123,29 @@ func (v *validator) checkSection(i int, s *Section) {
 	}
 }
 
+// checkMapTo checks a field's mapTo: a target the service documents, on a
+// field that carries a value, of type EMAIL for an ".email" property.
+func (v *validator) checkMapTo(path string, fd *Field) {
+	switch {
+	case fd.MapTo == "":
+		return
+	case fd.MapTo != MapPrimarySignerName && fd.MapTo != MapPrimarySignerEmail:
+		v.add(path+".mapTo", "unknown target %q: use %s or %s", fd.MapTo, MapPrimarySignerName, MapPrimarySignerEmail)
+	case fd.Type == TypeHTML || fd.Type == TypeFile:
+		v.add(path+".mapTo", "a %s field cannot be mapped: it has no value", fd.Type)
+	}
+	if strings.HasSuffix(fd.MapTo, ".email") && fd.Type != TypeEmail {
+		v.add(path+".type", "must be EMAIL for a field mapped to %q, not %q", fd.MapTo, fd.Type)
+	}
+}
+
 func (v *validator) checkField(pos position, fd *Field) {
 	path := pos.String()
 	switch first, dup := v.declared[fd.Name]; {
 	case fd.Name == "":
 		v.add(path+".name", "is required")
+	case strings.ContainsAny(fd.Name, "{} \t\r\n"):
+		v.add(path+".name", "must not contain spaces or braces: it is the key of {{merge fields}} and prefilled answers")
 	case dup:
 		v.add(path+".name", "duplicate field name %q, first used at %s", fd.Name, first)
 	}
@@ -140,9 +158,7 @@ func (v *validator) checkField(pos position, fd *Field) {
 		v.add(path+".options", "a CHOICE field needs at least one option")
 	}
 	v.checkOptions(path+".options", fd.Options)
-	if strings.HasSuffix(fd.MapTo, ".email") && fd.Type != TypeEmail {
-		v.add(path+".type", "must be EMAIL for a field mapped to %q, not %q", fd.MapTo, fd.Type)
-	}
+	v.checkMapTo(path, fd)
 	if first, dup := v.mapped[fd.MapTo]; fd.MapTo != "" && dup {
 		v.add(path+".mapTo", "%q is already mapped by %s", fd.MapTo, first)
 	} else if fd.MapTo != "" {
