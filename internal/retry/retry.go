@@ -130,6 +130,18 @@ func (s *Sender) Do(req *http.Request, body Body) (*http.Response, error) {
 	return resp, nil
 }
 
+// Attempts is how many attempts the request that resp answers took: 1 when
+// it was not retried, 0 when resp did not come from a Sender.
+func Attempts(resp *http.Response) int {
+	if resp == nil || resp.Request == nil {
+		return 0
+	}
+	if c, ok := resp.Request.Context().Value(callKey{}).(*call); ok {
+		return c.attempt
+	}
+	return 0
+}
+
 func methodOf(ctx context.Context) string {
 	if c, ok := ctx.Value(callKey{}).(*call); ok {
 		return c.method

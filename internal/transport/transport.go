@@ -87,6 +87,10 @@ type Request struct {
 	Body        retry.Body
 	ContentType string
 	Header      http.Header // extra headers
+	// GoneIsDone marks a DELETE whose 404 on a retry means success: an
+	// earlier attempt whose answer was lost (a timeout, a dropped
+	// connection) already deleted the resource.
+	GoneIsDone bool
 }
 
 // JoinURL appends path segments to base, escaping each one.
@@ -134,9 +138,10 @@ func (c *Client) Download(ctx context.Context, r *Request, w io.Writer) (int64, 
 }
 
 // Send sends r and returns a 2xx answer, whose body the caller must close.
-// Any other status becomes an *apierror.Error, with the body closed. After a
-// 401 the token that was used is invalidated and the request replayed once
-// with a new token.
+// Any other status becomes an *apierror.Error, with the body closed, except a
+// 404 to a retry of a request marked GoneIsDone, which is answered as a 204.
+// After a 401 the token that was used is invalidated and the request replayed
+// once with a new token.
 func (c *Client) Send(ctx context.Context, r *Request) (*http.Response, error) {
 	body, err := r.body()
 	if err != nil {
@@ -151,6 +156,11 @@ func (c *Client) Send(ctx context.Context, r *Request) (*http.Response, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode == http.StatusNotFound && r.GoneIsDone && retry.Attempts(resp) > 1 {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, apierror.MaxBody))
+		resp.Body.Close()
+		return &http.Response{StatusCode: http.StatusNoContent, Header: http.Header{}, Body: http.NoBody, Request: resp.Request}, nil
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, apierror.FromResponse(resp)

@@ -284,3 +284,33 @@ func TestNoGoroutineLeakAfterCalls(t *testing.T) {
 	p.Client().CloseIdleConnections()
 	assert.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+2 }, time.Second, 10*time.Millisecond)
 }
+
+func TestGoneIsDoneOnlyOnRetry(t *testing.T) {
+	tests := []struct {
+		name       string
+		statuses   []int
+		goneIsDone bool
+		wantErr    error
+		attempts   int32
+	}{
+		{"retried DELETE finds it gone", []int{503, 404}, true, nil, 2},
+		{"first attempt finds it gone", []int{404}, true, apierror.ErrNotFound, 1},
+		{"not marked", []int{503, 404}, false, apierror.ErrNotFound, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var n atomic.Int32
+			p := newPlatform(t, func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tt.statuses[min(int(n.Add(1))-1, len(tt.statuses)-1)])
+			})
+			err := newClient(p, nil).Do(context.Background(),
+				&Request{Method: "DELETE", URL: p.URL + "/api/subscriptions/x", Auth: Bearer, GoneIsDone: tt.goneIsDone}, nil)
+			if tt.wantErr == nil {
+				assert.NoError(t, err)
+			} else {
+				assert.ErrorIs(t, err, tt.wantErr)
+			}
+			assert.Equal(t, tt.attempts, n.Load())
+		})
+	}
+}
