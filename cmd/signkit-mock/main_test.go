@@ -32,11 +32,11 @@ func readBanner(t *testing.T, r io.Reader) (string, []string) {
 		select {
 		case l, ok := <-lines:
 			if !ok {
-				t.Fatalf("output ended early: %q", got)
+				t.Fatalf("output ended early: %q", redacted(got))
 			}
 			got = append(got, l)
 		case <-deadline:
-			t.Fatalf("no banner within 30s: %q", got)
+			t.Fatalf("no banner within 30s: %q", redacted(got))
 		}
 	}
 	m := regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[0-9]+)$`).FindStringSubmatch(got[0])
@@ -48,6 +48,19 @@ func readBanner(t *testing.T, r io.Reader) (string, []string) {
 		}
 	}()
 	return m[1], got
+}
+
+// redacted is the banner with the values of its secret lines hidden, for
+// failure messages: test output must not carry the default secrets.
+func redacted(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if k, _, ok := strings.Cut(l, " "); ok && strings.Contains(k, "secret") {
+			l = k + " [redacted]"
+		}
+		out[i] = l
+	}
+	return out
 }
 
 func health(t *testing.T, base string) {
@@ -78,7 +91,7 @@ func TestRunServesAndStops(t *testing.T) {
 	for _, want := range []string{"forms     " + base + "/collect/api", "auth      " + base + "/auth", "send      " + base + "/send",
 		"webhook   " + base + "/webhook", "sign      " + base, "client_id mock-client-id", "api_key   mock-api-key"} {
 		if !strings.Contains(text, want) {
-			t.Errorf("banner lacks %q:\n%s", want, text)
+			t.Errorf("banner lacks %q:\n%s", want, strings.Join(redacted(banner), "\n"))
 		}
 	}
 	resp, err := http.Get(base + "/mock/clock")
