@@ -237,24 +237,29 @@ func (s *scanner) key() (keyword, error) {
 	b, i := s.b, s.i
 	if i+18 <= len(b) && b[i] == '"' {
 		w0 := binary.LittleEndian.Uint64(b[i+1:])
+		w1 := binary.LittleEndian.Uint64(b[i+9:])
 		if m := special8(w0); m != 0 {
 			n := bits.TrailingZeros64(m) >> 3
-			if b[i+1+n] == '"' && b[i+2+n] == ':' {
+			if quoteColon(w0, w1, n) {
 				s.i = i + 3 + n
 				return shortKeyword(w0 & (1<<(8*n) - 1)), nil
 			}
-		} else {
-			w1 := binary.LittleEndian.Uint64(b[i+9:])
-			if m := special8(w1); m != 0 {
-				n := bits.TrailingZeros64(m) >> 3
-				if b[i+9+n] == '"' && b[i+10+n] == ':' {
-					s.i = i + 11 + n
-					return longKeyword(w0, w1&(1<<(8*n)-1)), nil
-				}
+		} else if m := special8(w1); m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			if quoteColon(w1, uint64(b[i+17]), n) {
+				s.i = i + 11 + n
+				return longKeyword(w0, w1&(1<<(8*n)-1)), nil
 			}
 		}
 	}
 	return s.keySlow()
+}
+
+// quoteColon reports whether byte n of w (0 to 7) is '"' and the byte after
+// it, in w or else the first byte of next, is ':'; it reads the bytes from
+// the registers rather than from memory again. (A shift by 64 gives 0.)
+func quoteColon(w, next uint64, n int) bool {
+	return uint16(w>>(8*n)|next<<(64-8*n)) == '"'|':'<<8
 }
 
 // keySlow is key for names with escapes, long names, white space before the
