@@ -55,44 +55,13 @@ func whCall(t testing.TB, s *Server, method, path, token string, body, out any) 
 		req.Header.Set("Authorization", "JWT "+token)
 		req.Header.Set("X-Auth-Token", token)
 	}
-	return whDo(t, s, req, out)
-}
-
-func whDo(t testing.TB, s *Server, req *http.Request, out any) (int, []byte) {
-	t.Helper()
-	resp, err := (&http.Client{Transport: s.Transport()}).Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out != nil && len(b) > 0 {
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s %s: decode %q: %v", req.Method, req.URL, b, err)
-		}
-	}
-	return resp.StatusCode, b
-}
-
-// whLogin answers a fresh access token for the credentials.
-func whLogin(t testing.TB, s *Server, c UserCredentials) string {
-	t.Helper()
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	if st, b := whCall(t, s, "POST", "/auth/oauth/token", "", tokenBody(c, time.Now()), &tok); st != 200 {
-		t.Fatalf("login: %d %s", st, b)
-	}
-	return tok.AccessToken
+	return do(t, s, req, out)
 }
 
 // whAdminToken logs in as the default admin.
 func whAdminToken(t testing.TB, s *Server) string {
 	t.Helper()
-	return whLogin(t, s, s.DefaultCredentials())
+	return login(t, s, s.DefaultCredentials())
 }
 
 // whUser adds a user through POST /mock/users and logs in as it.
@@ -102,7 +71,7 @@ func whUser(t testing.TB, s *Server, spec UserSpec) (UserCredentials, string) {
 	if st, b := whCall(t, s, "POST", "/mock/users", "", spec, &c); st != http.StatusCreated {
 		t.Fatalf("POST /mock/users: %d %s", st, b)
 	}
-	return c, whLogin(t, s, c)
+	return c, login(t, s, c)
 }
 
 // whSubscribe creates a subscription and fails the test unless it is 201.

@@ -74,7 +74,7 @@ func TestSubscriptionValidation(t *testing.T) {
 			tok := whAdminToken(t, s)
 			req := newWebhookRequest(t, s, "POST", subsPath, tok, tc.body)
 			var e apiErr
-			st, b := whDo(t, s, req, &e)
+			st, b := do(t, s, req, &e)
 			var page struct{ Items []subscriptionJSON }
 			whCall(t, s, "GET", subsPath, tok, nil, &page)
 			if tc.wantField == "" {
@@ -143,7 +143,7 @@ func TestSubscriptionHeaders(t *testing.T) {
 		for k, v := range tc.header {
 			req.Header.Set(k, v)
 		}
-		if st, b := whDo(t, s, req, nil); st != tc.want {
+		if st, b := do(t, s, req, nil); st != tc.want {
 			t.Errorf("%s: got %d %s, want %d", tc.name, st, b, tc.want)
 		}
 	}
@@ -240,7 +240,7 @@ func TestActiveSubscriptionLimit(t *testing.T) {
 
 	whTestEvent(t, s, tok)
 	s.Advance(31 * time.Hour) // the failing subscription is disabled
-	colleagueTok = whLogin(t, s, mustCreds(t, s, "Colleague"))
+	colleagueTok = login(t, s, mustCreds(t, s, "Colleague"))
 	if st, b := whCall(t, s, "POST", subsPath, colleagueTok, sixth, nil); st != 201 {
 		t.Errorf("after one was disabled: %d %s, want 201", st, b)
 	}
