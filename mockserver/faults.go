@@ -312,6 +312,9 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // handler the way net/http understands.
 func dropConnection(w http.ResponseWriter) {
 	for {
+		if rec, ok := w.(*statusRecorder); ok {
+			rec.dropped = true // the journal lists the request with status 0
+		}
 		switch x := w.(type) {
 		case http.Hijacker:
 			if conn, _, err := x.Hijack(); err == nil {

@@ -127,7 +127,21 @@ func TestFaultDropInProcess(t *testing.T) {
 		if n := subscriptionCount(t, s, tok); n != want {
 			t.Errorf("%s: %d stored, want %d", phase, n, want)
 		}
+		if e := lastJournaled(s, "POST", subsPath); e == nil || e.Status != 0 {
+			t.Errorf("%s: journal entry %+v, want the dropped request with status 0", phase, e)
+		}
 	}
+}
+
+// lastJournaled is the latest journal entry of method and path, or nil.
+func lastJournaled(s *Server, method, path string) *journalEntry {
+	entries := s.journal.list()
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := entries[i]; e.Method == method && e.Path == path {
+			return &e
+		}
+	}
+	return nil
 }
 
 // ctlSend sends a control API request over the network and answers its status.

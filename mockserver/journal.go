@@ -52,10 +52,12 @@ func (j *journal) reset() {
 	j.next, j.full = 0, false
 }
 
-// statusRecorder remembers the status a handler wrote.
+// statusRecorder remembers the status a handler wrote, or that the request
+// was dropped without an answer.
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
+	status  int
+	dropped bool
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -80,10 +82,23 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 func (s *Server) journaled(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			// A dropped request is listed with status 0, also when the drop
+			// aborted the handler with a panic; another panic as a 500.
+			p := recover()
+			switch {
+			case rec.dropped:
+				rec.status = 0
+			case p != nil && rec.status == 0:
+				rec.status = http.StatusInternalServerError
+			case rec.status == 0:
+				rec.status = http.StatusOK
+			}
+			s.journal.add(journalEntry{Method: r.Method, Path: r.URL.Path, Status: rec.status, At: s.Now()})
+			if p != nil {
+				panic(p)
+			}
+		}()
 		next.ServeHTTP(rec, r)
-		if rec.status == 0 {
-			rec.status = http.StatusOK
-		}
-		s.journal.add(journalEntry{Method: r.Method, Path: r.URL.Path, Status: rec.status, At: s.Now()})
 	})
 }
