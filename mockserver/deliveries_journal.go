@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"net/http"
-	"sync"
 	"time"
 )
 
@@ -38,45 +37,10 @@ type Delivery struct {
 	DurationMs int64 `json:"durationMs"`
 }
 
-// deliveryJournal remembers the last delivery attempts in a ring of fixed size.
-type deliveryJournal struct {
-	mu      sync.Mutex
-	entries []Delivery
-	next    int
-	full    bool
-}
+// deliveryJournal remembers the last delivery attempts.
+type deliveryJournal = ring[Delivery]
 
-func newDeliveryJournal(size int) *deliveryJournal {
-	return &deliveryJournal{entries: make([]Delivery, max(size, 1))}
-}
-
-func (j *deliveryJournal) add(d Delivery) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.entries[j.next] = d
-	j.next++
-	if j.next == len(j.entries) {
-		j.next, j.full = 0, true
-	}
-}
-
-// list answers the remembered attempts, oldest first.
-func (j *deliveryJournal) list() []Delivery {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if !j.full {
-		return append([]Delivery{}, j.entries[:j.next]...)
-	}
-	out := append([]Delivery{}, j.entries[j.next:]...)
-	return append(out, j.entries[:j.next]...)
-}
-
-func (j *deliveryJournal) reset() {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	clear(j.entries)
-	j.next, j.full = 0, false
-}
+func newDeliveryJournal(size int) *deliveryJournal { return newRing[Delivery](size) }
 
 // Deliveries answers the most recent webhook delivery attempts (as many as
 // the request journal keeps, see WithJournalSize), oldest first. Call

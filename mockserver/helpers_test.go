@@ -33,6 +33,17 @@ func tokenBodyAt(c UserCredentials, ca string) map[string]string {
 // into out (when out is not nil). It answers the status and raw body.
 func call(t testing.TB, s *Server, method, path, token string, body any, out any) (int, []byte) {
 	t.Helper()
+	req := jsonRequest(t, s, method, path, body)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return do(t, s, req, out)
+}
+
+// jsonRequest builds a request to the server with body (when not nil)
+// marshalled as JSON.
+func jsonRequest(t testing.TB, s *Server, method, path string, body any) *http.Request {
+	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -48,10 +59,7 @@ func call(t testing.TB, s *Server, method, path, token string, body any, out any
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	return do(t, s, req, out)
+	return req
 }
 
 func do(t testing.TB, s *Server, req *http.Request, out any) (int, []byte) {

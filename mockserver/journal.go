@@ -14,17 +14,24 @@ type journalEntry struct {
 	At     time.Time `json:"at"`
 }
 
-// journal remembers the last requests in a ring of fixed size.
-type journal struct {
+// ring keeps the last entries added in a ring of fixed size (at least one);
+// it is safe for concurrent use. The request journal and the deliveries
+// journal are rings.
+type ring[T any] struct {
 	mu      sync.Mutex
-	entries []journalEntry
+	entries []T
 	next    int
 	full    bool
 }
 
-func newJournal(size int) *journal { return &journal{entries: make([]journalEntry, size)} }
+func newRing[T any](size int) *ring[T] { return &ring[T]{entries: make([]T, max(size, 1))} }
 
-func (j *journal) add(e journalEntry) {
+// journal remembers the last requests.
+type journal = ring[journalEntry]
+
+func newJournal(size int) *journal { return newRing[journalEntry](size) }
+
+func (j *ring[T]) add(e T) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.entries[j.next] = e
@@ -34,18 +41,18 @@ func (j *journal) add(e journalEntry) {
 	}
 }
 
-// list answers the remembered entries, oldest first.
-func (j *journal) list() []journalEntry {
+// list answers the remembered entries, oldest first (never nil).
+func (j *ring[T]) list() []T {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if !j.full {
-		return append([]journalEntry(nil), j.entries[:j.next]...)
+		return append([]T{}, j.entries[:j.next]...)
 	}
-	out := append([]journalEntry(nil), j.entries[j.next:]...)
+	out := append([]T{}, j.entries[j.next:]...)
 	return append(out, j.entries[:j.next]...)
 }
 
-func (j *journal) reset() {
+func (j *ring[T]) reset() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	clear(j.entries)
