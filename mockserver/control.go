@@ -14,6 +14,7 @@ func (s *Server) initControl() {
 	rt.handle(svcControl, http.MethodGet, "/clock", s.ctlClock)
 	rt.handle(svcControl, http.MethodPost, "/clock/advance", s.ctlAdvance)
 	rt.handle(svcControl, http.MethodGet, "/requests", s.ctlRequests)
+	rt.handle(svcControl, http.MethodGet, "/stats", s.ctlStats)
 	rt.handle(svcControl, http.MethodPost, "/reset", s.ctlReset)
 }
 

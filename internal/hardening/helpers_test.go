@@ -10,7 +10,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -215,14 +214,12 @@ func (s state) String() string {
 }
 
 // observe reads the mock's state through a fault-free client: the SDK where
-// the service can list or get, the control API for deliveries, and the
-// store's size where the service has no listing (forms, prefill requests).
+// the service can list or get, the mock's Deliveries, and its Stats where the
+// service has no listing (forms, prefill requests).
 func observe(ctx context.Context, srv *mockserver.Server, c *signkit.Client, fx *fixture) (state, error) {
 	var s state
-	var err error
-	if s.Forms, s.Requests, err = formStoreSize(srv); err != nil {
-		return s, err
-	}
+	stats := srv.Stats() // the forms service has no listing of forms or prefill requests
+	s.Forms, s.Requests = stats.Forms, stats.PrefillRequests
 	subs, err := c.Forms.ListSubmissions(ctx, fx.formA, &forms.ListOptions{Limit: 1000})
 	if err != nil {
 		return s, fmt.Errorf("list submissions: %w", err)
@@ -270,22 +267,6 @@ func observe(ctx context.Context, srv *mockserver.Server, c *signkit.Client, fx 
 func isNotFound(err error) bool {
 	var e *signkit.Error
 	return errors.As(err, &e) && e.StatusCode == http.StatusNotFound
-}
-
-// formStoreSize answers how many forms and prefilled requests the mock
-// holds. The forms service has no listing, so this reads the sizes of the
-// mock's maps (Server.forms.forms and .requests) by reflection, read-only.
-// It fails loudly when the mock's internals are renamed.
-func formStoreSize(srv *mockserver.Server) (formsN, requestsN int, err error) {
-	store := reflect.ValueOf(srv).Elem().FieldByName("forms")
-	if !store.IsValid() || store.Kind() != reflect.Pointer {
-		return 0, 0, fmt.Errorf("mockserver.Server has no field forms (*formStore): update formStoreSize")
-	}
-	f, r := store.Elem().FieldByName("forms"), store.Elem().FieldByName("requests")
-	if f.Kind() != reflect.Map || r.Kind() != reflect.Map {
-		return 0, 0, fmt.Errorf("formStore has no maps forms and requests: update formStoreSize")
-	}
-	return f.Len(), r.Len(), nil
 }
 
 // journal answers the mock's request journal.

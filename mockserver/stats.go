@@ -1,0 +1,40 @@
+package mockserver
+
+import "net/http"
+
+// Stats counts what the mock holds, so that a test can check that nothing
+// was stored twice or lost (after a fault, a retry, a refused request). GET
+// /mock/stats answers the same counts.
+type Stats struct {
+	Forms           int `json:"forms"`
+	PrefillRequests int `json:"prefillRequests"`
+	Submissions     int `json:"submissions"`
+	CaseFiles       int `json:"caseFiles"`
+	Jobs            int `json:"jobs"` // Send jobs, queued or run
+	Subscriptions   int `json:"subscriptions"`
+}
+
+// Stats answers what the mock holds now, across all customers.
+func (s *Server) Stats() Stats {
+	var st Stats
+	s.forms.mu.Lock()
+	st.Forms, st.PrefillRequests = len(s.forms.forms), len(s.forms.requests)
+	for _, f := range s.forms.forms {
+		st.Submissions += len(f.subs)
+	}
+	s.forms.mu.Unlock()
+	s.cases.mu.RLock()
+	st.CaseFiles = len(s.cases.files)
+	s.cases.mu.RUnlock()
+	st.Jobs = s.sign.jobs.count()
+	s.webhooks.subs.mu.Lock()
+	st.Subscriptions = len(s.webhooks.subs.byID)
+	s.webhooks.subs.mu.Unlock()
+	return st
+}
+
+// ctlStats is GET /mock/stats: the counts of Stats.
+func (s *Server) ctlStats(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, s.Stats())
+	return nil
+}
