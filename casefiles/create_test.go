@@ -85,7 +85,7 @@ func TestCreateSendsMultipart(t *testing.T) {
 	e := newEnv(t)
 	rec := e.reply(http.MethodPost, sendURL, createPath, 201, createJSON)
 	cf, uploads := threeDocCaseFile()
-	got, err := e.client.CaseFiles.Create(ctx(t), cf, uploads...)
+	got, err := e.Client.CaseFiles.Create(ctx(t), cf, uploads...)
 	require.NoError(t, err)
 	assert.Equal(t, &casefiles.Job{UUID: "u-1", PayloadHash: "abc123"}, got)
 
@@ -127,7 +127,7 @@ func TestCreateAnswerShapes(t *testing.T) {
 			e := newEnv(t)
 			e.reply(http.MethodPost, sendURL, createPath, 201, tc.body)
 			cf, up := validCaseFile()
-			got, err := e.client.CaseFiles.Create(ctx(t), cf, up...)
+			got, err := e.Client.CaseFiles.Create(ctx(t), cf, up...)
 			if tc.want == nil {
 				require.ErrorContains(t, err, "no job uuid")
 				return
@@ -154,7 +154,7 @@ func TestCreateRenewalResendsUpload(t *testing.T) {
 	for i := range uploads {
 		uploads[i] = countingUpload(uploads[i], &opens)
 	}
-	_, err := e.client.CaseFiles.Create(ctx(t), cf, uploads...)
+	_, err := e.Client.CaseFiles.Create(ctx(t), cf, uploads...)
 	require.NoError(t, err)
 	assert.Equal(t, int32(4), opens.Load(), "each of 2 files opened once per attempt")
 	reqs := rec.all()
@@ -181,7 +181,7 @@ func TestCreateRetries503(t *testing.T) {
 	cf, up := validCaseFile()
 	var opens atomic.Int32
 	up[0] = countingUpload(up[0], &opens)
-	_, err := e.client.CaseFiles.Create(ctx(t), cf, up...)
+	_, err := e.Client.CaseFiles.Create(ctx(t), cf, up...)
 	require.NoError(t, err)
 	assert.Equal(t, 2, rec.count())
 	assert.Equal(t, int32(2), opens.Load())

@@ -41,7 +41,7 @@ func TestStatus(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
 			rec := e.reply(http.MethodPost, sendURL, statusPath, 200, tc.body)
-			got, err := e.client.CaseFiles.Status(ctx(t), job)
+			got, err := e.Client.CaseFiles.Status(ctx(t), job)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 			r := rec.last()
@@ -56,7 +56,7 @@ func TestStatusUnknownJob(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.reply(http.MethodPost, sendURL, statusPath, 404, `{"message":"Job not found","statusCode":404}`)
-	_, err := e.client.CaseFiles.Status(ctx(t), job)
+	_, err := e.Client.CaseFiles.Status(ctx(t), job)
 	require.ErrorIs(t, err, signkit.ErrNotFound)
 	var apiErr *signkit.Error
 	require.ErrorAs(t, err, &apiErr)
@@ -76,7 +76,7 @@ func TestWaitCompletes(t *testing.T) {
 		e := newEnv(t)
 		rec := e.handle(http.MethodPost, sendURL, statusPath, sequence(pendingJSON, processingJSON, processingJSON, completedJSON))
 		start := time.Now()
-		res, err := e.client.CaseFiles.Wait(t.Context(), job)
+		res, err := e.Client.CaseFiles.Wait(t.Context(), job)
 		require.NoError(t, err)
 		assert.Equal(t, int64(42), res.CaseFileID)
 		assert.Equal(t, "https://sign.test/s/1", res.SigningLinks[0].URL)
@@ -91,7 +91,7 @@ func TestWaitFailedJob(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t)
 		e.handle(http.MethodPost, sendURL, statusPath, sequence(pendingJSON, failedJSON))
-		_, err := e.client.CaseFiles.Wait(t.Context(), job)
+		_, err := e.Client.CaseFiles.Wait(t.Context(), job)
 		var failed *casefiles.JobFailedError
 		require.ErrorAs(t, err, &failed)
 		assert.Equal(t, casefiles.JobFailedError{Job: *job, Message: "document terms.pdf is not a PDF"}, *failed)
@@ -103,7 +103,7 @@ func TestWaitCompletedWithoutResult(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.reply(http.MethodPost, sendURL, statusPath, 200, `{"uuid":"u-1","jobStatus":"completed"}`)
-	_, err := e.client.CaseFiles.Wait(ctx(t), job)
+	_, err := e.Client.CaseFiles.Wait(ctx(t), job)
 	require.ErrorContains(t, err, "completed without a result")
 }
 
@@ -123,7 +123,7 @@ func TestWaitToleratesTransientFailures(t *testing.T) {
 			}
 			return jsonResponse(200, completedJSON), nil
 		})
-		res, err := e.client.CaseFiles.Wait(t.Context(), job)
+		res, err := e.Client.CaseFiles.Wait(t.Context(), job)
 		require.NoError(t, err)
 		assert.Equal(t, int64(42), res.CaseFileID)
 		assert.Equal(t, 6, rec.count())
@@ -138,7 +138,7 @@ func TestWaitEndsWithContext(t *testing.T) {
 		cctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 		defer cancel()
 		start := time.Now()
-		_, err := e.client.CaseFiles.Wait(cctx, job)
+		_, err := e.Client.CaseFiles.Wait(cctx, job)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		assert.Equal(t, 30*time.Second, time.Since(start), "Wait returns as soon as ctx ends")
 	})
@@ -158,7 +158,7 @@ func TestWaitRateBound(t *testing.T) {
 				cctx, cancel := context.WithTimeout(t.Context(), time.Hour)
 				defer cancel()
 				start := time.Now()
-				_, err := e.client.CaseFiles.Wait(cctx, job)
+				_, err := e.Client.CaseFiles.Wait(cctx, job)
 				require.ErrorIs(t, err, context.DeadlineExceeded)
 				reqs := rec.all()
 				assert.Equal(t, start, reqs[0].At, "the first check is immediate")

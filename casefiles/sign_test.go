@@ -24,7 +24,7 @@ func TestGet(t *testing.T) {
 			{"id":11,"documentId":"DOC-11","title":"Contract","signable":true,"status":1,"fileSize":1234,"format":"pdf"},
 			{"id":12,"documentId":"DOC-12","title":"Terms","signable":0,"fileSize":99},
 			{"id":13,"documentId":"DOC-13","title":"Annex"}]}`)
-	got, err := e.client.CaseFiles.Get(ctx(t), 42)
+	got, err := e.Client.CaseFiles.Get(ctx(t), 42)
 	require.NoError(t, err)
 	assert.Equal(t, &casefiles.Details{
 		ID: 42, Title: "Contract", Status: casefiles.CaseFilePending,
@@ -48,7 +48,7 @@ func TestGetRejectsBadSignable(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.reply(http.MethodGet, signURL, `/api/v1/casefiles/42`, 200, `{"id":42,"documents":[{"id":1,"signable":"maybe"}]}`)
-	_, err := e.client.CaseFiles.Get(ctx(t), 42)
+	_, err := e.Client.CaseFiles.Get(ctx(t), 42)
 	require.ErrorContains(t, err, "is not a boolean")
 }
 
@@ -71,7 +71,7 @@ func TestDownloadDocument(t *testing.T) {
 				return r, nil
 			})
 			var buf bytes.Buffer
-			n, err := e.client.CaseFiles.DownloadDocument(ctx(t), "DOC/9", &buf, tc.opts...)
+			n, err := e.Client.CaseFiles.DownloadDocument(ctx(t), "DOC/9", &buf, tc.opts...)
 			require.NoError(t, err)
 			assert.Equal(t, int64(len(pdf)), n)
 			assert.Equal(t, pdf, buf.Bytes())
@@ -87,7 +87,7 @@ func TestDocumentContent(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	rec := e.reply(http.MethodGet, signURL, `/api/v3/documents/DOC-9/content`, 200, `{"content":"JVBERi0xLjcK","signed":false}`)
-	got, err := e.client.CaseFiles.DocumentContent(ctx(t), "DOC-9", casefiles.Original())
+	got, err := e.Client.CaseFiles.DocumentContent(ctx(t), "DOC-9", casefiles.Original())
 	require.NoError(t, err)
 	assert.Equal(t, &casefiles.DocumentContent{Content: []byte("%PDF-1.7\n"), Signed: false}, got)
 	r := rec.last()
@@ -95,7 +95,7 @@ func TestDocumentContent(t *testing.T) {
 	assert.Equal(t, signURL+"/api/v3/documents/DOC-9/content?signed=false", r.URL)
 
 	e.reply(http.MethodGet, signURL, `/api/v3/documents/DOC-8/content`, 200, `{"content":"JVBERi0xLjcK","signed":true}`)
-	got, err = e.client.CaseFiles.DocumentContent(ctx(t), "DOC-8")
+	got, err = e.Client.CaseFiles.DocumentContent(ctx(t), "DOC-8")
 	require.NoError(t, err)
 	assert.True(t, got.Signed)
 }

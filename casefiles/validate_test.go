@@ -125,9 +125,9 @@ func TestValidate(t *testing.T) {
 			// Create refuses it without any request: newEnv fails the test
 			// on any request, including the token request.
 			e := newEnv(t)
-			_, cerr := e.client.CaseFiles.Create(ctx(t), cf, up...)
+			_, cerr := e.Client.CaseFiles.Create(ctx(t), cf, up...)
 			assert.Equal(t, err, cerr)
-			assert.Equal(t, int32(0), e.tokens.Load())
+			assert.Equal(t, int32(0), e.Tokens.Load())
 		})
 	}
 }
@@ -151,7 +151,7 @@ func TestValidationErrorText(t *testing.T) {
 func TestBadArguments(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	c := e.client.CaseFiles
+	c := e.Client.CaseFiles
 	_, err := c.Status(ctx(t), &casefiles.Job{UUID: "u"})
 	assert.ErrorIs(t, err, signkit.ErrValidation)
 	_, err = c.Wait(ctx(t), nil)

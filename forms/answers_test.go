@@ -26,7 +26,7 @@ func TestAnswers(t *testing.T) {
 			{"name":"agree","type":"TEXT","value":true},
 			{"name":"tags","type":"CHOICE","value":["a","b"]},
 			{"name":"empty","type":"TEXT","value":null}]}]}`)
-	a, err := e.client.Forms.Answers(ctx(t), "f1", 7)
+	a, err := e.Client.Forms.Answers(ctx(t), "f1", 7)
 	require.NoError(t, err)
 	assert.Equal(t, formsURL+"/v1/forms/f1/submissions/7/answers", rec.last().URL)
 	assert.Equal(t, int64(7), a.SubmissionID)
@@ -99,7 +99,7 @@ func TestFiles(t *testing.T) {
 	for _, body := range []string{filesJSON, `{"items":` + filesJSON + `}`} {
 		e := newEnv(t)
 		rec := e.reply(http.MethodGet, `/v1/casefiles/9/files`, 200, body)
-		got, err := e.client.Forms.Files(ctx(t), 9)
+		got, err := e.Client.Forms.Files(ctx(t), 9)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
 		assert.Equal(t, formsURL+"/v1/casefiles/9/files", rec.last().URL)
@@ -116,7 +116,7 @@ func TestDownloadFileStreams(t *testing.T) {
 		return r, nil
 	})
 	var buf bytes.Buffer
-	n, err := e.client.Forms.DownloadFile(ctx(t), forms.File{Filename: "id.pdf", URL: formsURL + "/v1/files/abc"}, &buf)
+	n, err := e.Client.Forms.DownloadFile(ctx(t), forms.File{Filename: "id.pdf", URL: formsURL + "/v1/files/abc"}, &buf)
 	require.NoError(t, err)
 	assert.Equal(t, int64(len(content)), n)
 	assert.True(t, bytes.Equal(content, buf.Bytes()))
@@ -124,7 +124,7 @@ func TestDownloadFileStreams(t *testing.T) {
 	assert.Equal(t, "*/*", rec.last().Accept)
 
 	// A relative URL is resolved against the forms endpoint.
-	_, err = e.client.Forms.DownloadFile(ctx(t), forms.File{URL: "/base/collect/api/v1/files/abc"}, &buf)
+	_, err = e.Client.Forms.DownloadFile(ctx(t), forms.File{URL: "/base/collect/api/v1/files/abc"}, &buf)
 	require.NoError(t, err)
 	assert.Equal(t, formsURL+"/v1/files/abc", rec.last().URL)
 }
@@ -141,14 +141,14 @@ func TestDownloadFileRefusesForeignURLs(t *testing.T) {
 		"//evil.test/x",
 	} {
 		e := newEnv(t) // fails the test on any request
-		n, err := e.client.Forms.DownloadFile(ctx(t), forms.File{URL: u}, &bytes.Buffer{})
+		n, err := e.Client.Forms.DownloadFile(ctx(t), forms.File{URL: u}, &bytes.Buffer{})
 		require.ErrorIs(t, err, forms.ErrFileURL, u)
 		assert.Zero(t, n)
-		assert.Zero(t, e.tokens.Load())
+		assert.Zero(t, e.Tokens.Load())
 	}
 	e := newEnv(t)
 	e.reply(http.MethodGet, `/v1/files/abc`, 200, "x")
-	_, err := e.client.Forms.DownloadFile(ctx(t), forms.File{URL: "HTTPS://PLATFORM.TEST:443/base/collect/api/v1/files/abc"}, &bytes.Buffer{})
+	_, err := e.Client.Forms.DownloadFile(ctx(t), forms.File{URL: "HTTPS://PLATFORM.TEST:443/base/collect/api/v1/files/abc"}, &bytes.Buffer{})
 	require.NoError(t, err, "the same host, spelled differently")
 }
 
@@ -156,7 +156,7 @@ func TestDownloadFileReportsAFailingWriter(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.reply(http.MethodGet, `/v1/files/abc`, 200, strings.Repeat("x", 10))
-	_, err := e.client.Forms.DownloadFile(ctx(t), forms.File{URL: formsURL + "/v1/files/abc"}, failingWriter{})
+	_, err := e.Client.Forms.DownloadFile(ctx(t), forms.File{URL: formsURL + "/v1/files/abc"}, failingWriter{})
 	require.ErrorIs(t, err, errDiskFull)
 }
 

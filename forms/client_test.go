@@ -37,7 +37,7 @@ func TestCreateSendsTheDefinition(t *testing.T) {
 	f := validForm()
 	f.ExternalID, f.Status, f.Version, f.PublicURL = "ignored", forms.StatusActive, 9, "https://ignored"
 	f.CaseFileTitleTemplate = "{{formName}}"
-	got, err := e.client.Forms.Create(ctx(t), f)
+	got, err := e.Client.Forms.Create(ctx(t), f)
 	require.NoError(t, err)
 	assert.Equal(t, &forms.Form{ExternalID: "f1", Name: "Onboarding", Status: forms.StatusDraft, Version: 1, Sections: []forms.Section{}}, got)
 	req := rec.last()
@@ -52,7 +52,7 @@ func TestCreateSendsTheDefinition(t *testing.T) {
 func TestCreateRefusesNil(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	_, err := e.client.Forms.Create(ctx(t), nil)
+	_, err := e.Client.Forms.Create(ctx(t), nil)
 	require.ErrorIs(t, err, signkit.ErrValidation)
 }
 
@@ -60,7 +60,7 @@ func TestGetDecodesFormIDAndEveryProperty(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	rec := e.reply(http.MethodGet, `/v1/forms/f1`, 200, activeFormJSON)
-	got, err := e.client.Forms.Get(ctx(t), "f1")
+	got, err := e.Client.Forms.Get(ctx(t), "f1")
 	require.NoError(t, err)
 	assert.Equal(t, wantActiveForm(), got)
 	assert.Equal(t, "application/json", rec.last().Accept)
@@ -70,7 +70,7 @@ func TestGetEscapesTheID(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	rec := e.reply(http.MethodGet, `/v1/forms/a%2Fb%20c`, 200, formJSON)
-	_, err := e.client.Forms.Get(ctx(t), "a/b c")
+	_, err := e.Client.Forms.Get(ctx(t), "a/b c")
 	require.NoError(t, err)
 	assert.Equal(t, 1, rec.count())
 }
@@ -78,13 +78,13 @@ func TestGetEscapesTheID(t *testing.T) {
 func TestEmptyIDIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	_, err := e.client.Forms.Get(ctx(t), "")
+	_, err := e.Client.Forms.Get(ctx(t), "")
 	var verr *forms.ValidationError
 	require.ErrorAs(t, err, &verr)
 	assert.Equal(t, []forms.Problem{{Field: "externalID", Message: "is empty"}}, verr.Problems)
-	_, err = e.client.Forms.Publish(ctx(t), "")
+	_, err = e.Client.Forms.Publish(ctx(t), "")
 	require.ErrorIs(t, err, signkit.ErrValidation)
-	_, err = e.client.Forms.ListSubmissions(ctx(t), "", nil)
+	_, err = e.Client.Forms.ListSubmissions(ctx(t), "", nil)
 	require.ErrorIs(t, err, signkit.ErrValidation)
 }
 
@@ -92,7 +92,7 @@ func TestUpdatePutsTheDefinition(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	rec := e.reply(http.MethodPut, `/v1/forms/f1`, 200, `{"externalId":"f1","name":"Onboarding","status":"DRAFT","version":3,"sections":[]}`)
-	got, err := e.client.Forms.Update(ctx(t), "f1", validForm())
+	got, err := e.Client.Forms.Update(ctx(t), "f1", validForm())
 	require.NoError(t, err)
 	assert.Equal(t, 3, got.Version)
 	assert.Equal(t, forms.StatusDraft, got.Status)
@@ -105,7 +105,7 @@ func TestUpdateWithoutAnswerBodyFetchesTheForm(t *testing.T) {
 	e := newEnv(t)
 	e.reply(http.MethodPut, `/v1/forms/f1`, 200, ``)
 	get := e.reply(http.MethodGet, `/v1/forms/f1`, 200, activeFormJSON)
-	got, err := e.client.Forms.Update(ctx(t), "f1", validForm())
+	got, err := e.Client.Forms.Update(ctx(t), "f1", validForm())
 	require.NoError(t, err)
 	assert.Equal(t, wantActiveForm(), got)
 	assert.Equal(t, 1, get.count())
@@ -116,11 +116,11 @@ func TestPublishAndArchive(t *testing.T) {
 	e := newEnv(t)
 	pub := e.reply(http.MethodPost, `/v1/forms/f1/publish`, 200, activeFormJSON)
 	arc := e.reply(http.MethodPost, `/v1/forms/f1/archive`, 200, `{"externalId":"f1","name":"Onboarding","status":"ARCHIVED","version":2,"sections":[]}`)
-	got, err := e.client.Forms.Publish(ctx(t), "f1")
+	got, err := e.Client.Forms.Publish(ctx(t), "f1")
 	require.NoError(t, err)
 	assert.Equal(t, wantActiveForm(), got)
 	assert.Empty(t, pub.last().Body, "publish sends no payload")
-	got, err = e.client.Forms.Archive(ctx(t), "f1")
+	got, err = e.Client.Forms.Archive(ctx(t), "f1")
 	require.NoError(t, err)
 	assert.Equal(t, forms.StatusArchived, got.Status)
 	assert.Empty(t, got.PublicURL)
@@ -131,7 +131,7 @@ func TestCreateRequest(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	rec := e.reply(http.MethodPost, `/v1/forms/f1/requests`, 201, `{"requestUrl":"https://forms.test/p/f1?r=x","requestId":"r1"}`)
-	link, err := e.client.Forms.CreateRequest(ctx(t), "f1", &forms.PrefillRequest{Answers: map[string]forms.PrefillAnswer{
+	link, err := e.Client.Forms.CreateRequest(ctx(t), "f1", &forms.PrefillRequest{Answers: map[string]forms.PrefillAnswer{
 		"email": {Value: "ada@example.com"},
 		"kind":  {Value: "company", Editable: true},
 	}})
@@ -173,9 +173,9 @@ func TestCreateRequestRefusesBeforeSending(t *testing.T) {
 			e := newEnv(t) // fails the test on any request
 			var err error
 			if tc.form == nil {
-				_, err = e.client.Forms.CreateRequest(ctx(t), "f1", tc.req)
+				_, err = e.Client.Forms.CreateRequest(ctx(t), "f1", tc.req)
 			} else {
-				_, err = e.client.Forms.CreateRequestFor(ctx(t), tc.form, tc.req)
+				_, err = e.Client.Forms.CreateRequestFor(ctx(t), tc.form, tc.req)
 				assert.Equal(t, err, tc.req.ValidateFor(tc.form))
 			}
 			var verr *forms.ValidationError
@@ -191,7 +191,7 @@ func TestCreateRequestForSendsToTheFormsID(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	rec := e.reply(http.MethodPost, `/v1/forms/f1/requests`, 201, `{"requestUrl":"u","requestId":"r"}`)
-	_, err := e.client.Forms.CreateRequestFor(ctx(t), wantActiveForm(), &forms.PrefillRequest{
+	_, err := e.Client.Forms.CreateRequestFor(ctx(t), wantActiveForm(), &forms.PrefillRequest{
 		Answers: map[string]forms.PrefillAnswer{"email": {Value: "a@example.com"}},
 	})
 	require.NoError(t, err)

@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/internal/sdktest"
 )
 
@@ -19,24 +17,13 @@ import (
 // instead of joining them to the endpoint fails.
 const formsURL = sdktest.Host + "/collect/api"
 
-// env is an SDK client wired to an httpmock transport with a token endpoint.
-type env struct {
-	*sdktest.Env
-	client *signkit.Client
-	tokens *atomic.Int32
-}
+// env is an SDK client wired to an httpmock transport with a token
+// endpoint (sdktest.Env), with this package's responder helpers.
+type env struct{ *sdktest.Env }
 
 // newEnv returns an env whose client does not retry; pass retries to change
 // it (0: the default policy). Any request without a responder fails the test.
-func newEnv(t testing.TB, retries ...int) *env {
-	t.Helper()
-	maxRetries := -1
-	if len(retries) > 0 {
-		maxRetries = retries[0]
-	}
-	e := sdktest.NewEnv(t, maxRetries)
-	return &env{Env: e, client: e.Client, tokens: &e.Tokens}
-}
+func newEnv(t testing.TB, retries ...int) *env { return &env{sdktest.NewEnv(t, retries...)} }
 
 // recorded is what a handler saw of one request.
 type recorded struct {

@@ -20,12 +20,12 @@ func TestListSubmissionsEncodesOptions(t *testing.T) {
 	e := newEnv(t)
 	rec := e.reply(http.MethodGet, `/v1/forms/f1/submissions`, 200, submissionsJSON)
 	after := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	got, err := e.client.Forms.ListSubmissions(ctx(t), "f1", &forms.ListOptions{Limit: 50, Offset: 100, CompletedAfter: after})
+	got, err := e.Client.Forms.ListSubmissions(ctx(t), "f1", &forms.ListOptions{Limit: 50, Offset: 100, CompletedAfter: after})
 	require.NoError(t, err)
 	assert.Equal(t, []forms.Submission{{SubmissionID: 1, CaseFileID: 9, FormVersion: 1, CompletedAt: after}}, got)
 	assert.Equal(t, formsURL+"/v1/forms/f1/submissions?completedAfter=2026-01-02T03%3A04%3A05Z&limit=50&offset=100", rec.last().URL)
 
-	_, err = e.client.Forms.ListSubmissions(ctx(t), "f1", nil)
+	_, err = e.Client.Forms.ListSubmissions(ctx(t), "f1", nil)
 	require.NoError(t, err)
 	assert.Equal(t, formsURL+"/v1/forms/f1/submissions", rec.last().URL)
 }
@@ -34,7 +34,7 @@ func TestListSubmissionsAcceptsABareArray(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.reply(http.MethodGet, `/v1/forms/f1/submissions`, 200, `[{"submissionId":4,"caseFileId":5}]`)
-	got, err := e.client.Forms.ListSubmissions(ctx(t), "f1", nil)
+	got, err := e.Client.Forms.ListSubmissions(ctx(t), "f1", nil)
 	require.NoError(t, err)
 	assert.Equal(t, []forms.Submission{{SubmissionID: 4, CaseFileID: 5}}, got)
 }
@@ -55,13 +55,13 @@ func TestListOptionsAreCheckedBeforeSending(t *testing.T) {
 		t.Run(fmt.Sprint(tc.want), func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t) // fails the test on any request
-			_, err := e.client.Forms.ListSubmissions(ctx(t), "f1", &tc.opts)
+			_, err := e.Client.Forms.ListSubmissions(ctx(t), "f1", &tc.opts)
 			var verr *forms.ValidationError
 			require.ErrorAs(t, err, &verr)
 			assert.Equal(t, tc.want, verr.Problems)
 			assert.ErrorIs(t, err, signkit.ErrValidation)
 			if tc.opts.Limit == 0 { // AllSubmissions ignores Limit, checks the rest
-				err = drain(e.client.Forms.AllSubmissions(ctx(t), "f1", &tc.opts))
+				err = drain(e.Client.Forms.AllSubmissions(ctx(t), "f1", &tc.opts))
 				require.ErrorAs(t, err, &verr)
 				assert.Equal(t, tc.want, verr.Problems)
 			}
@@ -100,7 +100,7 @@ func TestAllSubmissionsYieldsEachOnceInThreeRequests(t *testing.T) {
 	rec := fakeSubmissions(t, e, 2345, true)
 	opts := &forms.ListOptions{Limit: 5}
 	var ids []int64
-	for s, err := range e.client.Forms.AllSubmissions(ctx(t), "f1", opts) {
+	for s, err := range e.Client.Forms.AllSubmissions(ctx(t), "f1", opts) {
 		require.NoError(t, err)
 		ids = append(ids, s.SubmissionID)
 	}
@@ -119,7 +119,7 @@ func TestAllSubmissionsWithoutTotalStopsOnAShortPage(t *testing.T) {
 		e := newEnv(t)
 		rec := fakeSubmissions(t, e, tc.total, false)
 		n := 0
-		for _, err := range e.client.Forms.AllSubmissions(ctx(t), "f1", nil) {
+		for _, err := range e.Client.Forms.AllSubmissions(ctx(t), "f1", nil) {
 			require.NoError(t, err)
 			n++
 		}
@@ -134,7 +134,7 @@ func TestAllSubmissionsStartsAtTheCallersOffset(t *testing.T) {
 	fakeSubmissions(t, e, 1500, true)
 	var first int64
 	n := 0
-	for s, err := range e.client.Forms.AllSubmissions(ctx(t), "f1", &forms.ListOptions{Offset: 1200}) {
+	for s, err := range e.Client.Forms.AllSubmissions(ctx(t), "f1", &forms.ListOptions{Offset: 1200}) {
 		require.NoError(t, err)
 		if n == 0 {
 			first = s.SubmissionID
@@ -150,7 +150,7 @@ func TestAllSubmissionsStopsWhenTheConsumerBreaks(t *testing.T) {
 	e := newEnv(t)
 	rec := fakeSubmissions(t, e, 2345, true)
 	n := 0
-	for _, err := range e.client.Forms.AllSubmissions(ctx(t), "f1", nil) {
+	for _, err := range e.Client.Forms.AllSubmissions(ctx(t), "f1", nil) {
 		require.NoError(t, err)
 		if n++; n == 1001 {
 			break
@@ -173,7 +173,7 @@ func TestAllSubmissionsYieldsTheFirstErrorOnce(t *testing.T) {
 		return jsonResponse(200, `{"items":[`+strings.Join(items, ",")+`]}`), nil
 	})
 	var got, errs int
-	for s, err := range e.client.Forms.AllSubmissions(ctx(t), "f1", nil) {
+	for s, err := range e.Client.Forms.AllSubmissions(ctx(t), "f1", nil) {
 		if err != nil {
 			errs++
 			assert.ErrorIs(t, err, signkit.ErrNotFound)
@@ -197,7 +197,7 @@ func TestAllSubmissionsEndsWhenTheServiceIgnoresOffset(t *testing.T) {
 	rec := e.reply(http.MethodGet, `/v1/forms/f1/submissions`, 200, `{"items":[`+strings.Join(items, ",")+`]}`)
 	var got int
 	var lastErr error
-	for _, err := range e.client.Forms.AllSubmissions(ctx(t), "f1", nil) {
+	for _, err := range e.Client.Forms.AllSubmissions(ctx(t), "f1", nil) {
 		if err != nil {
 			lastErr = err
 			continue

@@ -135,13 +135,13 @@ func TestValidateRules(t *testing.T) {
 			// Create and Update refuse it without a request (newEnv fails
 			// the test on any request, token requests included).
 			e := newEnv(t)
-			_, err = e.client.Forms.Create(ctx(t), &tc.form)
+			_, err = e.Client.Forms.Create(ctx(t), &tc.form)
 			require.ErrorAs(t, err, &verr)
 			assert.Equal(t, tc.want, verr.Problems)
-			_, err = e.client.Forms.Update(ctx(t), "f1", &tc.form)
+			_, err = e.Client.Forms.Update(ctx(t), "f1", &tc.form)
 			require.ErrorAs(t, err, &verr)
 			assert.Equal(t, tc.want, verr.Problems)
-			assert.Zero(t, e.tokens.Load())
+			assert.Zero(t, e.Tokens.Load())
 		})
 	}
 }

@@ -69,7 +69,7 @@ func TestSubscriptionFailurePaths(t *testing.T) {
 }
 
 func TestSubscriptionCalls(t *testing.T) {
-	e := sdktest.NewEnv(t, -1)
+	e := sdktest.NewEnv(t)
 	create := e.Reply(http.MethodPost, subsURL, 201, subJSON)
 	list := e.Reply(http.MethodGet, subsURL, 200, `{"items":[`+subJSON+`,`+subJSON+`]}`)
 	get := e.Reply(http.MethodGet, subsURL+"/"+subID, 200, subJSON)
@@ -143,7 +143,7 @@ func TestSubscriptionRequestValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := sdktest.NewEnv(t, -1) // any request without a responder fails the test
+			e := sdktest.NewEnv(t) // any request without a responder fails the test
 			if tt.problems == nil {
 				rec := e.Reply(http.MethodPost, subsURL, 201, subJSON)
 				_, err := e.Client.Webhooks.CreateSubscription(t.Context(), tt.req)
@@ -164,7 +164,7 @@ func TestSubscriptionRequestValidation(t *testing.T) {
 }
 
 func TestEmptyIDIsRefused(t *testing.T) {
-	e := sdktest.NewEnv(t, -1)
+	e := sdktest.NewEnv(t)
 	_, err := e.Client.Webhooks.GetSubscription(t.Context(), "")
 	assert.ErrorIs(t, err, signkit.ErrValidation)
 	assert.ErrorIs(t, e.Client.Webhooks.DeleteSubscription(t.Context(), ""), signkit.ErrValidation)

@@ -57,7 +57,7 @@ func JWT(h http.Header, tok string) bool {
 func RunFailurePaths(t *testing.T, c Call) {
 	t.Run("401", func(t *testing.T) { c.run(t, check401) })
 	t.Run("404", func(t *testing.T) {
-		e := NewEnv(t, -1)
+		e := NewEnv(t)
 		e.Reply(c.Method, c.URL, 404, `{"statusCode":404,"error":"not_found","message":"no such thing"}`)
 		err := c.Do(t.Context(), e.Client)
 		require.ErrorIs(t, err, signkit.ErrNotFound)
@@ -66,7 +66,7 @@ func RunFailurePaths(t *testing.T, c Call) {
 		assert.Equal(t, "no such thing", apiErr.Message)
 	})
 	t.Run("422 with details", func(t *testing.T) {
-		e := NewEnv(t, -1)
+		e := NewEnv(t)
 		e.Reply(c.Method, c.URL, 422, `{"statusCode":422,"error":"validation_failed","message":"invalid",
 			"details":[{"field":"endpoint","message":"is required"}]}`)
 		err := c.Do(t.Context(), e.Client)
@@ -79,7 +79,7 @@ func RunFailurePaths(t *testing.T, c Call) {
 	t.Run("500", func(t *testing.T) { c.run(t, check500) })
 	if !c.Stream && c.Body != "" {
 		t.Run("malformed JSON", func(t *testing.T) {
-			e := NewEnv(t, -1)
+			e := NewEnv(t)
 			rec := e.Reply(c.Method, c.URL, c.Status, `{not json`)
 			err := c.Do(t.Context(), e.Client)
 			var syntaxErr *json.SyntaxError
@@ -89,7 +89,7 @@ func RunFailurePaths(t *testing.T, c Call) {
 		})
 	}
 	t.Run("cancelled context", func(t *testing.T) {
-		e := NewEnv(t, -1)
+		e := NewEnv(t)
 		rec := e.Reply(c.Method, c.URL, c.Status, c.Body)
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
@@ -110,7 +110,7 @@ func (c Call) run(t *testing.T, check func(*testing.T, Call)) {
 // check401: a call with a token renews it once after a 401 and succeeds
 // with the new token; a call without one returns the 401.
 func check401(t *testing.T, c Call) {
-	e := NewEnv(t, -1)
+	e := NewEnv(t)
 	rec := e.Handle(c.Method, c.URL, func(_ *http.Request, n int) (*http.Response, error) {
 		if n == 1 {
 			return JSON(401, `{"statusCode":401,"error":"unauthorized","message":"token expired"}`), nil

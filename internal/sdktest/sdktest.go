@@ -42,10 +42,14 @@ type Env struct {
 	Tokens atomic.Int32 // token requests so far; token n is "tok-n"
 }
 
-// NewEnv returns an Env whose client makes maxRetries retries (-1: none,
-// 0: the default policy).
-func NewEnv(t testing.TB, maxRetries int) *Env {
+// NewEnv returns an Env whose client does not retry; pass retries to change
+// it (0: the default policy).
+func NewEnv(t testing.TB, retries ...int) *Env {
 	t.Helper()
+	maxRetries := -1
+	if len(retries) > 0 {
+		maxRetries = retries[0]
+	}
 	e := &Env{MT: httpmock.NewMockTransport()}
 	e.MT.RegisterResponder(http.MethodPost, Endpoints.Auth+"/oauth/token", func(*http.Request) (*http.Response, error) {
 		n := e.Tokens.Add(1)
