@@ -112,19 +112,28 @@ func unquote(raw []byte) (string, error) {
 	return out, nil
 }
 
-// stringInto decodes a string value into *dst; null leaves *dst alone.
-func (s *scanner) stringInto(dst *string) error {
+// stringValue scans a string value and returns its content between the
+// quotes and whether it holds escapes; null answers ok false.
+func (s *scanner) stringValue() (raw []byte, esc, ok bool, err error) {
 	if s.peek() != '"' {
 		if s.null() {
-			return nil
+			return nil, false, false, nil
 		}
-		return errNotString
+		return nil, false, false, errNotString
 	}
 	start, esc, err := s.str()
 	if err != nil {
+		return nil, false, false, err
+	}
+	return s.b[start : s.i-1], esc, true, nil
+}
+
+// stringInto decodes a string value into *dst; null leaves *dst alone.
+func (s *scanner) stringInto(dst *string) error {
+	raw, esc, ok, err := s.stringValue()
+	if !ok || err != nil {
 		return err
 	}
-	raw := s.b[start : s.i-1]
 	if esc {
 		*dst, err = unquote(raw)
 		return err
@@ -239,22 +248,16 @@ func (box *eventBox) setTime(date, zone []byte) error {
 // stringSpan records the content of a string value without escapes; the
 // date and timezone values never need any. null leaves *sp alone.
 func (s *scanner) stringSpan(sp *span) error {
-	if s.peek() != '"' {
-		if s.null() {
-			return nil
-		}
-		return errNotString
-	}
-	start, esc, err := s.str()
-	if err != nil {
+	raw, esc, ok, err := s.stringValue()
+	switch {
+	case !ok || err != nil:
 		return err
-	}
-	if esc {
+	case esc:
 		return errBadZone
-	}
-	*sp = span{start, s.i - 1}
-	if s.i-1 == start {
+	case len(raw) == 0:
 		*sp = span{} // "" is treated as absent
+	default:
+		*sp = span{s.i - 1 - len(raw), s.i - 1}
 	}
 	return nil
 }
