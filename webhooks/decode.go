@@ -365,16 +365,18 @@ func parseFraction(b []byte) (int, bool) {
 	if b[0] != '.' || len(b) < 2 || len(b) > 10 {
 		return 0, false
 	}
-	nsec, scale := 0, 1_000_000_000
+	nsec := 0
 	for _, c := range b[1:] {
 		if !isDigit(c) {
 			return 0, false
 		}
-		scale /= 10
-		nsec += int(c-'0') * scale
+		nsec = nsec*10 + int(c-'0')
 	}
-	return nsec, true
+	return nsec * fractionScale[len(b)-1], true
 }
+
+// fractionScale[n] turns n fraction digits into nanoseconds.
+var fractionScale = [10]int{0, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1}
 
 // decodePayload decodes the payload value at s.i for topic. Payloads of
 // other topics are validated and left to Raw.

@@ -1,11 +1,14 @@
 package webhooks
 
 import (
+	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzParseSignatureHeader: the parser never panics, and what it accepts is
@@ -35,6 +38,10 @@ func FuzzParseSignatureHeader(f *testing.F) {
 		var again signature
 		if err := parseSignature(canon, &again); err != nil || again != sig {
 			t.Fatalf("%q: round trip %q: %v", value, canon, err)
+		}
+		var general signature
+		if err := parseGeneral(value, &general); err != nil || general != sig {
+			t.Fatalf("%q: the general path gives %+v, %v; want %+v", value, general, err, sig)
 		}
 	})
 }
@@ -79,6 +86,78 @@ func FuzzParseEvent(f *testing.F) {
 	})
 }
 
+// FuzzSkipValue: skipValue accepts exactly what encoding/json's Valid
+// accepts, and stops just after the value.
+func FuzzSkipValue(f *testing.F) {
+	for _, seed := range []string{
+		`{"a":[1,{"b":null},"\u00e9\n",true,false,-0.5e+3],"c":{}}`, ` [ ] `, `"x"`, `{"a" : 1 , "b":[ ]}`,
+		`[1,]`, `{"a":1,}`, `{"a"}`, `[1 2]`, `{"a":[}`, `01`, `-`, `1.`, `1e`, `"\x"`, `"\u12g4"`, "\"a\tb\"",
+		strings.Repeat("[", 70) + strings.Repeat("]", 70), strings.Repeat(`{"a":`, 70) + "1" + strings.Repeat("}", 70),
+		strings.Repeat("[", 70) + strings.Repeat("]", 69) + "}",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		b := []byte(doc)
+		end, err := skipValue(b, 0, 0)
+		got := err == nil && space(b, end) == len(b)
+		if want := json.Valid(b); got != want {
+			t.Fatalf("%q: skipValue ends at %d with %v; json.Valid says %v", doc, end, err, want)
+		}
+	})
+}
+
+// TestSkipValueDepth checks the nesting limit of encoding/json at the
+// limit and one past it, for arrays, objects and both mixed.
+func TestSkipValueDepth(t *testing.T) {
+	for _, tc := range []struct{ open, close string }{{"[", "]"}, {`{"k":`, "}"}, {`[{"k":`, "}]"}} {
+		for _, n := range []int{maxDepth, maxDepth + 1} {
+			reps := (n + len(tc.close) - 1) / len(tc.close) // each rep opens len(close) levels
+			doc := []byte(strings.Repeat(tc.open, reps) + "0" + strings.Repeat(tc.close, reps))
+			_, err := skipValue(doc, 0, 0)
+			if want := json.Valid(doc); (err == nil) != want {
+				t.Errorf("%s×%d: skipValue %v; json.Valid %v", tc.open, reps, err, want)
+			}
+			if n > maxDepth && !errors.Is(err, errDepth) {
+				t.Errorf("%s×%d: %v, want errDepth", tc.open, reps, err)
+			}
+		}
+	}
+}
+
+// parseGeneral is parseSignature without its fast path for the usual form.
+func parseGeneral(value string, sig *signature) error {
+	if parseUsual(value, new(signature)) {
+		// Take the general path by appending a later scheme's key, which
+		// the parser ignores, and check that parseUsual refuses it.
+		value += ",v2=x"
+		if parseUsual(value, new(signature)) {
+			return scanError("parseUsual took a header with v2")
+		}
+	}
+	return parseSignature(value, sig)
+}
+
+// TestDecodeHex checks the SWAR hex decoder against encoding/hex for every
+// hex digit, in either case, at every position.
+func TestDecodeHex(t *testing.T) {
+	for pos := 0; pos < 64; pos++ {
+		for _, c := range "0123456789abcdefABCDEF" {
+			b := []byte("0f1e2d3c4b5a69788796a5b4c3d2e1f00123456789abcdefABCDEF9876543210")
+			b[pos] = byte(c)
+			want, err := hex.DecodeString(string(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [32]byte
+			decodeHex(&got, string(b))
+			if !bytes.Equal(got[:], want) {
+				t.Fatalf("decodeHex(%s) = %x, want %x", b, got, want)
+			}
+		}
+	}
+}
+
 // TestAllHex checks the SWAR hex test against isHex for every byte at every
 // position of a word.
 func TestAllHex(t *testing.T) {
@@ -121,6 +200,25 @@ func TestKeyword(t *testing.T) {
 	for _, name := range names[:11] {
 		if nameKeyword(name) == kwOther {
 			t.Errorf("%q is not a keyword", name)
+		}
+	}
+}
+
+// TestParseFraction checks fractions of every length against time.Parse.
+func TestParseFraction(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		frac := "." + "987654321"[:n]
+		want, err := time.Parse("05.000000000"[:3+n], "00"+frac)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := parseFraction([]byte(frac)); !ok || got != want.Nanosecond() {
+			t.Errorf("parseFraction(%q) = %d, %v; want %d", frac, got, ok, want.Nanosecond())
+		}
+	}
+	for _, bad := range []string{".", "1", ".1234567890", ".12a"} {
+		if _, ok := parseFraction([]byte(bad)); ok {
+			t.Errorf("parseFraction(%q) accepted", bad)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package webhooks
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -11,10 +10,10 @@ import (
 // and extracts the few fields an Event carries in one pass, without
 // reflection and without allocating: Verify runs it on every delivery.
 //
-// It is written for speed: strings are scanned 16 bytes per step for '"',
-// '\\' and control characters together, white space is skipped only when
-// there is some, and objects are walked with open, key and more in loops
-// rather than with callbacks.
+// It is written for speed: the fields an Event carries are found with open,
+// key and more in loops rather than with callbacks, member names are
+// identified from one or two loaded words, and every other value is
+// validated by skipValue (jsonskip.go) in a single loop.
 
 // maxDepth matches encoding/json's nesting limit: at most this many arrays
 // and objects may be open at once.
@@ -46,66 +45,29 @@ type scanner struct {
 
 // peek skips white space and returns the next byte, or 0 at the end.
 func (s *scanner) peek() byte {
-	if s.i < len(s.b) && s.b[s.i] > ' ' {
-		return s.b[s.i]
-	}
-	return s.peekSlow()
-}
-
-func (s *scanner) peekSlow() byte {
-	b, i := s.b, s.i
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-		default:
-			s.i = i
-			return b[i]
-		}
-	}
+	i := space(s.b, s.i)
 	s.i = i
+	if i < len(s.b) {
+		return s.b[i]
+	}
 	return 0
 }
 
 // skip validates and skips one value after white space; depth is the
 // number of containers open around it.
 func (s *scanner) skip(depth int) error {
-	switch c := s.peek(); c {
-	case '"':
-		_, _, err := s.str()
-		return err
-	case '{':
-		return s.skipObject(depth + 1)
-	case '[':
-		return s.skipArray(depth + 1)
-	case 't':
-		return s.lit("true")
-	case 'f':
-		return s.lit("false")
-	case 'n':
-		return s.lit("null")
-	case 0:
-		return errEOF
-	default:
-		_, err := s.number()
-		return err
-	}
-}
-
-func (s *scanner) lit(word string) error {
-	if len(s.b)-s.i < len(word) {
-		return errEOF
-	}
-	if string(s.b[s.i:s.i+len(word)]) != word {
-		return errSyntax
-	}
-	s.i += len(word)
-	return nil
+	i, err := skipValue(s.b, s.i, depth)
+	s.i = i
+	return err
 }
 
 // null consumes a null literal when one comes next.
 func (s *scanner) null() bool {
-	if s.peek() == 'n' && s.lit("null") == nil {
-		return true
+	if s.peek() == 'n' {
+		if i, err := literal(s.b, s.i, "null"); err == nil {
+			s.i = i
+			return true
+		}
 	}
 	return false
 }
@@ -311,218 +273,28 @@ func (s *scanner) more(end byte) (bool, error) {
 	return false, errSyntax
 }
 
-func (s *scanner) skipObject(depth int) error {
-	more, err := s.open(depth)
-	for more && err == nil {
-		if _, err = s.key(); err != nil {
-			break
-		}
-		if err = s.skip(depth); err != nil {
-			break
-		}
-		if !s.comma() {
-			more, err = s.more('}')
-		}
-	}
-	return err
-}
-
-func (s *scanner) skipArray(depth int) error {
-	if depth > maxDepth {
-		return errDepth
-	}
-	s.i++ // '['
-	if s.peek() == ']' {
-		s.i++
-		return nil
-	}
-	for {
-		if err := s.skip(depth); err != nil {
-			return err
-		}
-		if s.comma() {
-			continue
-		}
-		if more, err := s.more(']'); !more || err != nil {
-			return err
-		}
-	}
-}
-
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
-// special8 marks with its high bit each byte of x that is '"', '\\' or a
-// control character. Bits above the first marked byte may be spurious (a
-// borrow); the lowest one is exact.
-func special8(x uint64) uint64 {
-	q := x ^ (lsb * '"')
-	bs := x ^ (lsb * '\\')
-	return ((q-lsb)&^q | (bs-lsb)&^bs | (x-lsb*0x20)&^x) & msb
-}
-
 // str scans the string whose '"' is at s.i, leaves s.i after its closing
 // quote and returns where its content starts and whether it holds escapes.
 // The content ends at s.i-1.
-//
-// The first 32 bytes are scanned 8 at a time for '"', '\\' and control
-// characters together, which ends most strings of an event. Longer strings
-// are scanned with bytes.IndexByte for the closing quote, which is
-// vectorized, and then checked by plain; only strings with escapes take the
-// byte loop.
 func (s *scanner) str() (start int, esc bool, err error) {
-	b := s.b
 	start = s.i + 1
-	i := start
-	if i+32 > len(b) {
-		return s.strSlow(start, i)
+	end, esc, err := scanString(s.b, s.i)
+	if err != nil {
+		return 0, false, err
 	}
-	for end := i + 32; i < end; i += 8 {
-		if m := special8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			i += bits.TrailingZeros64(m) >> 3
-			if b[i] == '"' {
-				s.i = i + 1
-				return start, false, nil
-			}
-			return s.strSlow(start, i)
-		}
-	}
-	if q := bytes.IndexByte(b[i:], '"'); q >= 0 && plain(b[i:i+q]) {
-		s.i = i + q + 1
-		return start, false, nil
-	}
-	return s.strSlow(start, i)
-}
-
-// strSlow finishes str byte by byte from i, where nothing before i needs a
-// closer look.
-func (s *scanner) strSlow(start, i int) (int, bool, error) {
-	b, esc := s.b, false
-	for i < len(b) {
-		switch c := b[i]; {
-		case c == '"':
-			s.i = i + 1
-			return start, esc, nil
-		case c == '\\':
-			esc = true
-			n, err := escapeLen(b[i:])
-			if err != nil {
-				return 0, false, err
-			}
-			i += n
-		case c < 0x20:
-			return 0, false, errSyntax
-		default:
-			i++
-		}
-	}
-	return 0, false, errEOF
-}
-
-// plain reports whether b holds no backslash and no control character.
-// The backslash is looked for with bytes.IndexByte, which is vectorized,
-// control characters 32 bytes per step without branches.
-func plain(b []byte) bool {
-	if bytes.IndexByte(b, '\\') >= 0 {
-		return false
-	}
-	var a0, a1, a2, a3 uint64
-	for ; len(b) >= 32; b = b[32:] {
-		x0 := binary.LittleEndian.Uint64(b[0:8])
-		x1 := binary.LittleEndian.Uint64(b[8:16])
-		x2 := binary.LittleEndian.Uint64(b[16:24])
-		x3 := binary.LittleEndian.Uint64(b[24:32])
-		a0 |= (x0 - lsb*0x20) &^ x0
-		a1 |= (x1 - lsb*0x20) &^ x1
-		a2 |= (x2 - lsb*0x20) &^ x2
-		a3 |= (x3 - lsb*0x20) &^ x3
-	}
-	if (a0|a1|a2|a3)&msb != 0 {
-		return false
-	}
-	for _, c := range b {
-		if c < 0x20 {
-			return false
-		}
-	}
-	return true
-}
-
-// escapeLen validates the escape sequence at the start of b.
-func escapeLen(b []byte) (int, error) {
-	if len(b) < 2 {
-		return 0, errEOF
-	}
-	switch b[1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, nil
-	case 'u':
-		if len(b) < 6 {
-			return 0, errEOF
-		}
-		for _, c := range b[2:6] {
-			if !isHex(c) {
-				return 0, errSyntax
-			}
-		}
-		return 6, nil
-	}
-	return 0, errSyntax
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func isDigit(c byte) bool { return c-'0' < 10 }
-
-// digits returns the index of the first byte at or after i that is not a
-// decimal digit.
-func digits(b []byte, i int) int {
-	for i < len(b) && b[i]-'0' < 10 {
-		i++
-	}
-	return i
+	s.i = end
+	return start, esc, nil
 }
 
 // number scans the number at s.i, leaves s.i after it and returns where it
 // started.
 func (s *scanner) number() (start int, err error) {
-	b, i := s.b, s.i
-	start = i
-	if i < len(b) && b[i] == '-' {
-		i++
+	start = s.i
+	end, err := scanNumber(s.b, s.i)
+	if err != nil {
+		return 0, err
 	}
-	switch {
-	case i >= len(b):
-		return 0, errEOF
-	case b[i] == '0':
-		i++
-	case isDigit(b[i]):
-		i = digits(b, i+1)
-	default:
-		return 0, errSyntax
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || !isDigit(b[i]) {
-			return 0, errSyntax
-		}
-		i = digits(b, i+1)
-	}
-	if i < len(b) && b[i]|0x20 == 'e' {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || !isDigit(b[i]) {
-			return 0, errSyntax
-		}
-		i = digits(b, i+1)
-	}
-	s.i = i
+	s.i = end
 	return start, nil
 }
 
