@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	_ "time/tzdata" // the named-zone case runs without a system zone database
 
 	"github.com/signkit/signkit-go/webhooks"
 )
@@ -47,9 +48,9 @@ func hdr(id string, typ webhooks.EventType) http.Header {
 
 func TestParseEvent(t *testing.T) {
 	t.Parallel()
-	cph := time.FixedZone("", 0)
-	if loc, err := time.LoadLocation("Europe/Copenhagen"); err == nil {
-		cph = loc
+	cph, err := time.LoadLocation("Europe/Copenhagen")
+	if err != nil {
+		t.Fatal(err)
 	}
 	tests := []struct {
 		name string
@@ -97,9 +98,6 @@ func TestParseEvent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if tt.name == "named zone" && cph.String() != "Europe/Copenhagen" {
-				t.Skip("no time zone database")
-			}
 			ev, err := webhooks.ParseEvent(hdr("id-1", tt.typ), []byte(tt.body))
 			if err != nil {
 				t.Fatal(err)
@@ -143,5 +141,42 @@ func TestParseEventInvalid(t *testing.T) {
 		if _, err := webhooks.ParseEvent(nil, []byte(body)); !errors.Is(err, webhooks.ErrInvalidPayload) {
 			t.Errorf("%q: err = %v", body, err)
 		}
+	}
+}
+
+// TestParseEventReadsUpToItsFields: when topic, eventType and eventTime come
+// before the payload, as the platform writes them, decoding stops once the
+// payload's own fields are read, and the rest of the body is left to Raw
+// unread; in any other order the whole body is read and checked.
+func TestParseEventReadsUpToItsFields(t *testing.T) {
+	t.Parallel()
+	const head = `{"topic":"signer","eventType":"signed","eventTime":null,`
+	tests := []struct {
+		name, body string
+		ok         bool
+	}{
+		{"rest unread", head + `"payload":{"id":1,"caseFile":{"id":2,"status":1},"note":[}`, true},
+		{"case file rest unread", `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"status":5,"id":2,"x":}`, true},
+		{"other topic unread", `{"topic":"other","eventType":"x","eventTime":null,"payload":[}`, true},
+		{"test message first", `{"topic":"subscription","eventType":"test","eventTime":null,"payload":{"message":"hi","x":]}`, true},
+		{"invalid before the fields", head + `"payload":{"id":1,"note":[},"caseFile":{"id":2,"status":1}}`, false},
+		{"caseFile checked whole", head + `"payload":{"id":1,"caseFile":{"id":2,"status":1,"x":[}}}`, false},
+		{"payload before eventTime", `{"topic":"signer","eventType":"signed","payload":{"id":1,"caseFile":{"id":2,"status":1}},"eventTime":null}x`, false},
+		{"topic last", `{"eventType":"signed","eventTime":null,"payload":{"id":1,"caseFile":{"id":2,"status":1},"x":[}},"topic":"signer"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := webhooks.ParseEvent(nil, []byte(tt.body))
+			if tt.ok != (err == nil) || err != nil && !errors.Is(err, webhooks.ErrInvalidPayload) {
+				t.Fatalf("err = %v, want ok %v", err, tt.ok)
+			}
+			if err == nil && string(ev.Raw) != tt.body {
+				t.Fatalf("Raw = %q", ev.Raw)
+			}
+		})
+	}
+	ev, err := webhooks.ParseEvent(nil, []byte(tests[0].body))
+	if err != nil || ev.Signer == nil || ev.Signer.ID != 1 || ev.CaseFile == nil || *ev.CaseFile != (webhooks.CaseFileRef{ID: 2, Status: 1}) {
+		t.Fatalf("decoded %+v, %v", ev, err)
 	}
 }
