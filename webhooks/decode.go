@@ -23,22 +23,40 @@ func decodeEvent(id string, typ EventType, body []byte) (*Event, error) {
 	box := new(eventBox)
 	ev := &box.ev
 	ev.ID, ev.Type, ev.Raw = id, typ, json.RawMessage(body)
-	if err := box.decode(body); err != nil {
+	if _, err := box.decode(body); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
 	}
 	return ev, nil
 }
 
-func (box *eventBox) decode(body []byte) error {
+// Top-level members an Event carries, as bits of decode's seen set.
+const (
+	seenTopic = 1 << iota
+	seenEventType
+	seenEventTime
+	seenAllButPayload = seenTopic | seenEventType | seenEventTime
+)
+
+// decode reads body up to the last field an Event carries and returns the
+// index where it stopped reading.
+//
+// When topic, eventType and eventTime come before the payload, as the
+// platform writes them, decode stops as soon as the payload's own fields
+// are read (a payload of another topic is not read at all): the rest of the
+// body is authenticated by the signature and left to Raw, whose reader
+// checks it. Otherwise it reads the whole body and checks all of it.
+func (box *eventBox) decode(body []byte) (int, error) {
 	s := scanner{b: body}
 	if s.peek() != '{' {
-		return errNotObject
+		return s.i, errNotObject
 	}
 	ev := &box.ev
 	var date, zone, payload span // date.end 0: no time
 	var kind string              // the topic the payload was decoded for
+	var seen uint8
+	done := false // the payload was read and nothing else is needed
 	more, err := s.open(1)
-	for more && err == nil {
+	for more && err == nil && !done {
 		var k keyword
 		if k, err = s.key(); err != nil {
 			break
@@ -46,38 +64,44 @@ func (box *eventBox) decode(body []byte) error {
 		switch k {
 		case kwTopic:
 			err = s.stringInto(&ev.Topic)
+			seen |= seenTopic
 		case kwEventType:
 			err = s.stringInto(&ev.EventType)
+			seen |= seenEventType
 		case kwEventTime:
 			err = s.eventTime(&date, &zone)
+			seen |= seenEventTime
 		case kwPayload:
-			err = box.payloadAt(&s, &payload, &kind)
+			done, err = box.payloadAt(&s, &payload, &kind, seen == seenAllButPayload)
 		default:
 			err = s.skip(1)
 		}
-		if err == nil && !s.comma() {
+		if err == nil && !done && !s.comma() {
 			more, err = s.more('}')
 		}
 	}
 	if err != nil {
-		return err
+		return s.i, err
 	}
-	if s.peek(); s.i != len(body) {
-		return errTrailing
+	if !done {
+		if s.peek(); s.i != len(body) {
+			return s.i, errTrailing
+		}
 	}
 	if date.end > 0 {
 		if err := box.setTime(body[date.start:date.end], body[zone.start:zone.end]); err != nil {
-			return err
+			return s.i, err
 		}
 	}
 	if payload.end > 0 && box.topic() != kind {
 		// A topic that followed the payload tells otherwise: decode again.
 		box.ev.CaseFile, box.ev.Signer, box.ev.Message = nil, nil, ""
 		box.cf, box.signer = CaseFileRef{}, SignerRef{}
-		s := scanner{b: body[payload.start:payload.end]}
-		return box.decodePayload(&s, box.topic())
+		ps := scanner{b: body[payload.start:payload.end]}
+		_, err := box.decodePayload(&ps, box.topic(), false)
+		return s.i, err
 	}
-	return nil
+	return s.i, nil
 }
 
 // topic is the body's topic, or else the one in the event type.
@@ -89,16 +113,18 @@ func (box *eventBox) topic() string {
 }
 
 // payloadAt decodes the payload at s.i for the topic known so far, and
-// records where it was and for which topic it was decoded.
-func (box *eventBox) payloadAt(s *scanner, sp *span, kind *string) error {
+// records where it was and for which topic it was decoded. With mayStop it
+// may stop inside the payload once its fields are read, and reports so.
+func (box *eventBox) payloadAt(s *scanner, sp *span, kind *string, mayStop bool) (bool, error) {
 	s.peek()
 	start := s.i
 	*kind = box.topic()
-	if err := box.decodePayload(s, *kind); err != nil {
-		return err
+	done, err := box.decodePayload(s, *kind, mayStop)
+	if err != nil || done {
+		return done, err
 	}
 	*sp = span{start, s.i}
-	return nil
+	return false, nil
 }
 
 // unquote decodes the content of a string that holds escapes.
@@ -378,45 +404,57 @@ func parseFraction(b []byte) (int, bool) {
 // fractionScale[n] turns n fraction digits into nanoseconds.
 var fractionScale = [10]int{0, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1}
 
-// decodePayload decodes the payload value at s.i for topic. Payloads of
-// other topics are validated and left to Raw.
-func (box *eventBox) decodePayload(s *scanner, topic string) error {
+// decodePayload decodes the payload value at s.i for topic. With mayStop
+// it stops once the fields the Event carries are read, and reports whether
+// it did; a payload of another topic is then not read at all. Without
+// mayStop it reads and checks the whole payload.
+func (box *eventBox) decodePayload(s *scanner, topic string, mayStop bool) (done bool, err error) {
 	if s.null() {
-		return nil
+		return mayStop, nil
 	}
 	switch topic {
 	case TopicCaseFile:
 		box.ev.CaseFile = &box.cf
-		return s.caseFile(&box.cf, 2)
+		return s.caseFile(&box.cf, 2, mayStop)
 	case TopicSigner:
 		box.ev.Signer = &box.signer
-		return box.signerPayload(s)
+		return box.signerPayload(s, mayStop)
 	case TopicSubscription:
 		if s.peek() == '"' {
-			return s.stringInto(&box.ev.Message)
+			err := s.stringInto(&box.ev.Message)
+			return mayStop && err == nil, err
 		}
-		more, err := s.open(2)
-		for more && err == nil {
-			var k keyword
-			if k, err = s.key(); err != nil {
-				break
-			}
-			if k == kwMessage {
-				err = s.stringInto(&box.ev.Message)
-			} else {
-				err = s.skip(2)
-			}
-			if err == nil && !s.comma() {
-				more, err = s.more('}')
-			}
-		}
-		return err
+		return box.testPayload(s, mayStop)
 	}
-	return s.skip(1)
+	if mayStop {
+		return true, nil
+	}
+	return false, s.skip(1)
+}
+
+// testPayload decodes {"message":...} of a test event.
+func (box *eventBox) testPayload(s *scanner, mayStop bool) (bool, error) {
+	more, err := s.open(2)
+	for more && err == nil {
+		var k keyword
+		if k, err = s.key(); err != nil {
+			break
+		}
+		if k != kwMessage {
+			err = s.skip(2)
+		} else if err = s.stringInto(&box.ev.Message); mayStop && err == nil {
+			return true, nil
+		}
+		if err == nil && !s.comma() {
+			more, err = s.more('}')
+		}
+	}
+	return false, err
 }
 
 // signerPayload decodes {"id":..., "caseFile":{...}}.
-func (box *eventBox) signerPayload(s *scanner) error {
+func (box *eventBox) signerPayload(s *scanner, mayStop bool) (bool, error) {
+	var found uint8 // 1: id, 2: caseFile
 	more, err := s.open(2)
 	for more && err == nil {
 		var k keyword
@@ -426,24 +464,30 @@ func (box *eventBox) signerPayload(s *scanner) error {
 		switch k {
 		case kwID:
 			err = s.integer(&box.signer.ID)
+			found |= 1
 		case kwCaseFile:
+			found |= 2
 			if s.null() {
 				break
 			}
 			box.ev.CaseFile = &box.cf
-			err = s.caseFile(&box.cf, 3)
+			_, err = s.caseFile(&box.cf, 3, false)
 		default:
 			err = s.skip(2)
+		}
+		if mayStop && found == 3 && err == nil {
+			return true, nil
 		}
 		if err == nil && !s.comma() {
 			more, err = s.more('}')
 		}
 	}
-	return err
+	return false, err
 }
 
 // caseFile decodes {"id":..., "status":...} at the given depth.
-func (s *scanner) caseFile(cf *CaseFileRef, depth int) error {
+func (s *scanner) caseFile(cf *CaseFileRef, depth int, mayStop bool) (bool, error) {
+	var found uint8 // 1: id, 2: status
 	more, err := s.open(depth)
 	for more && err == nil {
 		var k keyword
@@ -453,18 +497,23 @@ func (s *scanner) caseFile(cf *CaseFileRef, depth int) error {
 		switch k {
 		case kwID:
 			err = s.integer(&cf.ID)
+			found |= 1
 		case kwStatus:
 			n := int64(cf.Status)
 			if err = s.integer(&n); err == nil && int64(int(n)) != n {
 				err = errNotInt
 			}
 			cf.Status = int(n)
+			found |= 2
 		default:
 			err = s.skip(depth)
+		}
+		if mayStop && found == 3 && err == nil {
+			return true, nil
 		}
 		if err == nil && !s.comma() {
 			more, err = s.more('}')
 		}
 	}
-	return err
+	return false, err
 }

@@ -128,7 +128,7 @@ type Event struct {
 	Message string
 	// Raw is the whole body, for fields this package does not decode. Verify
 	// and ParseEvent do not copy it: it shares memory with the body passed
-	// in.
+	// in. They need not have read all of it (see ParseEvent).
 	Raw json.RawMessage
 }
 
@@ -165,6 +165,15 @@ const (
 // EventType, Time, Raw), not as an error. A body that is not a JSON object,
 // or whose known fields have the wrong JSON types, gives an error that
 // matches ErrInvalidPayload.
+//
+// Decoding reads the body only as far as it must. When topic, eventType and
+// eventTime come before the payload, as the platform writes them, it stops
+// once the payload's own fields are read (for a topic it does not decode,
+// at the payload): the rest of a verified body is the platform's own bytes,
+// authenticated by the signature, and whatever decodes Raw checks it. In
+// any other order the whole body is read, and malformed JSON anywhere in it
+// is an error. Everything that is read is checked with encoding/json's
+// grammar; json.Valid(ev.Raw) checks the rest when a caller needs that.
 func ParseEvent(h http.Header, body []byte) (*Event, error) {
 	id, _ := headerValue(h, EventIDHeader)
 	typ, _ := headerValue(h, EventTypeHeader)

@@ -46,33 +46,45 @@ func FuzzParseSignatureHeader(f *testing.F) {
 	})
 }
 
-// FuzzParseEvent: the decoder never panics, accepts only valid JSON objects,
-// reports failures as ErrInvalidPayload, and agrees with encoding/json on the
+// FuzzParseEvent: the decoder never panics and reports failures as
+// ErrInvalidPayload. What it accepts is valid JSON up to where it stopped
+// reading (it stops once it has every field an Event carries); and on valid
+// JSON without repeated member names it agrees with encoding/json on the
 // fields it decodes.
 func FuzzParseEvent(f *testing.F) {
 	f.Add(`{"topic":"casefile","eventType":"completed","eventTime":{"date":"2026-11-22 10:00:00.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":531,"status":5}}`, "sign.casefile.completed")
 	f.Add(`{"topic":"signer","eventType":"signed","payload":{"id":1,"caseFile":{"id":2,"status":1}}}`, "sign.signer.signed")
+	f.Add(`{"topic":"signer","eventType":"signed","eventTime":null,"payload":{"id":1,"caseFile":{"id":2,"status":1},"x":[}}`, "sign.signer.signed")
 	f.Add(`{"topic":"subscription","eventType":"test","payload":"hi"}`, "webhook.subscription.test")
 	f.Add(`{"topic":"x","payload":[1,{"a":"\u00e9\n"},true,null,-1.5e3]}`, "")
 	f.Fuzz(func(t *testing.T, body, typ string) {
-		ev, err := decodeEvent("id", EventType(typ), []byte(body))
+		box := &eventBox{ev: Event{Type: EventType(typ)}}
+		read, err := box.decode([]byte(body))
+		_, evErr := decodeEvent("id", EventType(typ), []byte(body))
+		if (err == nil) != (evErr == nil) || evErr != nil && !errors.Is(evErr, ErrInvalidPayload) {
+			t.Fatalf("%q: decode %v, decodeEvent %v", body, err, evErr)
+		}
 		if err != nil {
-			if !errors.Is(err, ErrInvalidPayload) {
-				t.Fatalf("%q: %v", body, err)
-			}
 			return
 		}
+		ev := &box.ev
 		if !json.Valid([]byte(body)) {
-			t.Fatalf("accepted invalid JSON %q", body)
-		}
-		var std struct {
-			Topic     *string `json:"topic"`
-			EventType *string `json:"eventType"`
+			var syntax *json.SyntaxError
+			// Reading all of it, decode has checked all of it: only the end
+			// may be missing.
+			if read < len(body) && (!errors.As(json.Unmarshal([]byte(body), new(any)), &syntax) || syntax.Offset <= int64(read)) {
+				t.Fatalf("%q: accepted invalid JSON before offset %d", body, read)
+			}
+			return
 		}
 		var members map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(body), &members); err != nil {
 			t.Fatalf("accepted a non-object %q: %v", body, err)
 		}
+		if !uniqueNames([]byte(body)) {
+			return
+		}
+		var std struct{ Topic, EventType *string }
 		exact := func(key string, dst **string) {
 			if raw, ok := members[key]; ok {
 				_ = json.Unmarshal(raw, dst)
@@ -84,6 +96,43 @@ func FuzzParseEvent(f *testing.F) {
 			t.Fatalf("%q: topic %q, eventType %q disagree with encoding/json", body, ev.Topic, ev.EventType)
 		}
 	})
+}
+
+// uniqueNames reports whether no object in the valid JSON doc repeats a
+// member name.
+func uniqueNames(doc []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	var value func() bool
+	value = func() bool {
+		tok, err := dec.Token()
+		if err != nil {
+			return true
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				name, _ := dec.Token()
+				if seen[name.(string)] {
+					return false
+				}
+				seen[name.(string)] = true
+				if !value() {
+					return false
+				}
+			}
+			_, _ = dec.Token() // '}'
+		case json.Delim('['):
+			for dec.More() {
+				if !value() {
+					return false
+				}
+			}
+			_, _ = dec.Token() // ']'
+		}
+		return true
+	}
+	return value()
 }
 
 // FuzzSkipValue: skipValue accepts exactly what encoding/json's Valid

@@ -5,10 +5,11 @@ import (
 	"math/bits"
 )
 
-// A small JSON scanner for event bodies. It validates the whole body with the
-// grammar that encoding/json's Valid uses (so Event.Raw is always valid JSON)
-// and extracts the few fields an Event carries in one pass, without
-// reflection and without allocating: Verify runs it on every delivery.
+// A small JSON scanner for event bodies. It extracts the few fields an Event
+// carries in one pass, without reflection and without allocating, and checks
+// everything it reads with the grammar that encoding/json's Valid uses;
+// decode (decode.go) decides how far it reads. Verify runs it on every
+// delivery.
 //
 // It is written for speed: the fields an Event carries are found with open,
 // key and more in loops rather than with callbacks, member names are

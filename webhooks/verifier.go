@@ -30,7 +30,9 @@ var (
 	// delivery that was processed or is being processed.
 	ErrDuplicateEvent = errors.New("webhooks: duplicate event")
 	// ErrInvalidPayload: the signature is valid but the body is not an event
-	// object (not a JSON object, or known fields of the wrong JSON type).
+	// object: not a JSON object, known fields of the wrong JSON type, or
+	// malformed JSON in the part of the body that decoding reads (see
+	// ParseEvent).
 	ErrInvalidPayload = errors.New("webhooks: invalid event payload")
 )
 
@@ -138,7 +140,8 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 //
 // A caller that fails to process the event must call Release, so that the
 // platform's retry is accepted. The returned Event's Raw shares memory with
-// body.
+// body. Decoding reads the body only up to the last field an Event carries,
+// as ParseEvent describes; json.Valid(ev.Raw) checks the rest when needed.
 func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Event, error) {
 	var sig signature
 	sigValue, _ := canonicalValue(h, SignatureHeader)
