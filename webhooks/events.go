@@ -118,6 +118,10 @@ type Event struct {
 	// EventType is the body's event name within its topic ("completed").
 	EventType string
 	// Time is the body's eventTime in the timezone it names; zero when absent.
+	// A named zone such as "Europe/Copenhagen" is looked up with
+	// time.LoadLocation: a receiver built into a container without a zone
+	// database should import _ "time/tzdata" in its main package, or such
+	// events fail with ErrInvalidPayload.
 	Time time.Time
 	// CaseFile is set for case file events (the case file) and signer events
 	// (the signer's case file).
