@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	_ "time/tzdata" // events name their time zone; containers may lack a zone database
 )
 
 func main() {
