@@ -88,20 +88,26 @@ func (box *eventBox) decode(body []byte) (int, error) {
 			return s.i, errTrailing
 		}
 	}
+	return s.i, box.finish(body, date, zone, payload, kind)
+}
+
+// finish sets the time from eventTime's date and zone, and decodes the
+// payload again when a topic that followed it tells otherwise than the
+// topic it was decoded for (kind).
+func (box *eventBox) finish(body []byte, date, zone, payload span, kind string) error {
 	if date.end > 0 {
 		if err := box.setTime(body[date.start:date.end], body[zone.start:zone.end]); err != nil {
-			return s.i, err
+			return err
 		}
 	}
 	if payload.end > 0 && box.topic() != kind {
-		// A topic that followed the payload tells otherwise: decode again.
 		box.ev.CaseFile, box.ev.Signer, box.ev.Message = nil, nil, ""
 		box.cf, box.signer = CaseFileRef{}, SignerRef{}
 		ps := scanner{b: body[payload.start:payload.end]}
 		_, err := box.decodePayload(&ps, box.topic(), false)
-		return s.i, err
+		return err
 	}
-	return s.i, nil
+	return nil
 }
 
 // topic is the body's topic, or else the one in the event type.
