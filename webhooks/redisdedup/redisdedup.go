@@ -39,6 +39,14 @@
 // last two ttls (for a Verifier, four times its tolerance); records are
 // dropped in claim order as new claims come, at O(1) amortized cost per
 // claim.
+//
+// Release takes only an id, so what it cannot tell apart stays a limit:
+// when one Store claims an id again after its first claim expired (the first
+// delivery's processing outlived the claim and a redelivery came), a late
+// Release for the first claim frees the second; and a Release from the
+// claiming Store more than twice the ttl after its claim is a plain DEL.
+// Both need processing that outlives the claim (for a Verifier, twice its
+// tolerance); keep processing well within it.
 package redisdedup
 
 import (
@@ -126,7 +134,9 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 // Claim records id for ttl (rounded up to whole milliseconds) with SET NX PX
 // and reports false when id is already claimed, by this Store or another.
 // The key's value is a random token; on success the Store records the claim
-// (see Release) for twice ttl.
+// (see Release) for twice ttl. When the client retries a SET whose reply was
+// lost, the retry finds the key the first attempt set: Claim recognises its
+// token and reports the claim, rather than a duplicate nobody processes.
 func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (bool, error) {
 	if id == "" || ttl <= 0 {
 		return false, fmt.Errorf("%w: id %q, ttl %v", webhooks.ErrInvalidClaim, id, ttl)
@@ -135,6 +145,9 @@ func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (bool, 
 	token := rand.Text()
 	start := s.now() // before SET: the local expiry is never later than the key's
 	err := s.client.Do(ctx, "SET", s.prefix+id, token, "PX", ttl.Milliseconds(), "NX").Err()
+	if errors.Is(err, redis.Nil) {
+		err = s.ownRetry(ctx, id, token)
+	}
 	switch {
 	case err == nil:
 		expires := start.Add(ttl)
@@ -144,6 +157,23 @@ func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (bool, 
 		return false, nil
 	}
 	return false, fmt.Errorf("redisdedup: claim %q: %w", id, err)
+}
+
+// ownRetry tells a claim refused because of this very call from one refused
+// because of another: when the reply to the first SET was lost, the client
+// retries it and the retry finds the key the first one set. It returns nil
+// when the key holds token, and redis.Nil when it holds another claim's or
+// is gone. Without it the event would be taken for a duplicate, answered
+// 200, and never processed.
+func (s *Store) ownRetry(ctx context.Context, id, token string) error {
+	v, err := s.client.Get(ctx, s.prefix+id).Result()
+	switch {
+	case err != nil:
+		return err // redis.Nil: expired meanwhile, still not ours
+	case v != token:
+		return redis.Nil
+	}
+	return nil
 }
 
 // Release frees the claim on id so that a redelivery is accepted. What it
