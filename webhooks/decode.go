@@ -42,7 +42,7 @@ const (
 //
 // When topic, eventType and eventTime come before the payload, as the
 // platform writes them, decode stops as soon as the payload's own fields
-// are read (a payload of another topic is not read at all): the rest of the
+// are read (a payload of another topic once it is read whole): the rest of the
 // body is authenticated by the signature and left to Raw, whose reader
 // checks it. Otherwise it reads the whole body and checks all of it.
 func (box *eventBox) decode(body []byte) (int, error) {
@@ -411,12 +411,15 @@ func parseFraction(b []byte) (int, bool) {
 var fractionScale = [10]int{0, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1}
 
 // decodePayload decodes the payload value at s.i for topic. With mayStop
-// it stops once the fields the Event carries are read, and reports whether
-// it did; a payload of another topic is then not read at all. Without
-// mayStop it reads and checks the whole payload.
+// it stops once the fields the Event carries are read (a payload of another
+// topic once it is read whole), and reports whether it did. Without mayStop
+// it reads and checks the whole payload.
 func (box *eventBox) decodePayload(s *scanner, topic string, mayStop bool) (done bool, err error) {
 	if s.null() {
-		return mayStop, nil
+		if !mayStop {
+			return false, nil
+		}
+		return s.stop()
 	}
 	switch topic {
 	case TopicCaseFile:
@@ -427,15 +430,30 @@ func (box *eventBox) decodePayload(s *scanner, topic string, mayStop bool) (done
 		return box.signerPayload(s, mayStop)
 	case TopicSubscription:
 		if s.peek() == '"' {
-			err := s.stringInto(&box.ev.Message)
-			return mayStop && err == nil, err
+			if err := s.stringInto(&box.ev.Message); err != nil || !mayStop {
+				return false, err
+			}
+			return s.stop()
 		}
 		return box.testPayload(s, mayStop)
 	}
-	if mayStop {
-		return true, nil
+	if err := s.skip(1); err != nil || !mayStop {
+		return false, err
 	}
-	return false, s.skip(1)
+	return s.stop()
+}
+
+// stop ends decoding early, after the last value an Event needs: what
+// follows that value must be the ',' or '}' of its object, so that the
+// value read is whole (a number such as 05 is not cut after its 0).
+func (s *scanner) stop() (bool, error) {
+	switch s.peek() {
+	case ',', '}':
+		return true, nil
+	case 0:
+		return false, errEOF
+	}
+	return false, errSyntax
 }
 
 // testPayload decodes {"message":...} of a test event.
@@ -449,7 +467,7 @@ func (box *eventBox) testPayload(s *scanner, mayStop bool) (bool, error) {
 		if k != kwMessage {
 			err = s.skip(2)
 		} else if err = s.stringInto(&box.ev.Message); mayStop && err == nil {
-			return true, nil
+			return s.stop()
 		}
 		if err == nil && !s.comma() {
 			more, err = s.more('}')
@@ -482,7 +500,7 @@ func (box *eventBox) signerPayload(s *scanner, mayStop bool) (bool, error) {
 			err = s.skip(2)
 		}
 		if mayStop && found == 3 && err == nil {
-			return true, nil
+			return s.stop()
 		}
 		if err == nil && !s.comma() {
 			more, err = s.more('}')
@@ -515,7 +533,7 @@ func (s *scanner) caseFile(cf *CaseFileRef, depth int, mayStop bool) (bool, erro
 			err = s.skip(depth)
 		}
 		if mayStop && found == 3 && err == nil {
-			return true, nil
+			return s.stop()
 		}
 		if err == nil && !s.comma() {
 			more, err = s.more('}')

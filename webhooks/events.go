@@ -173,10 +173,10 @@ const (
 // Decoding reads the body only as far as it must. When topic, eventType and
 // eventTime come before the payload, as the platform writes them, it stops
 // once the payload's own fields are read (for a topic it does not decode,
-// at the payload): the rest of a verified body is the platform's own bytes,
-// authenticated by the signature, and whatever decodes Raw checks it. In
-// any other order the whole body is read, and malformed JSON anywhere in it
-// is an error. Everything that is read is checked with encoding/json's
+// once the payload is read): the rest of a verified body is the platform's
+// own bytes, authenticated by the signature, and whatever decodes Raw checks
+// it. In any other order the whole body is read, and malformed JSON anywhere
+// in it is an error. Everything that is read is checked with encoding/json's
 // grammar; json.Valid(ev.Raw) checks the rest when a caller needs that.
 func ParseEvent(h http.Header, body []byte) (*Event, error) {
 	id, _ := headerValue(h, EventIDHeader)

@@ -157,11 +157,16 @@ func TestParseEventReadsUpToItsFields(t *testing.T) {
 	}{
 		{"rest unread", head + `"payload":{"id":1,"caseFile":{"id":2,"status":1},"note":[}`, true},
 		{"case file rest unread", `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"status":5,"id":2,"x":}`, true},
-		{"other topic unread", `{"topic":"other","eventType":"x","eventTime":null,"payload":[}`, true},
+		{"other topic: rest unread", `{"topic":"other","eventType":"x","eventTime":null,"payload":[1],"x":}`, true},
+		{"other topic: payload read", `{"topic":"other","eventType":"x","eventTime":null,"payload":[}`, false},
+		{"other topic: no payload value", `{"topic":"other","eventType":"x","eventTime":null,"payload":}`, false},
 		{"test message first", `{"topic":"subscription","eventType":"test","eventTime":null,"payload":{"message":"hi","x":]}`, true},
 		{"invalid before the fields", head + `"payload":{"id":1,"note":[},"caseFile":{"id":2,"status":1}}`, false},
 		{"caseFile checked whole", head + `"payload":{"id":1,"caseFile":{"id":2,"status":1,"x":[}}}`, false},
 		{"payload before eventTime", `{"topic":"signer","eventType":"signed","payload":{"id":1,"caseFile":{"id":2,"status":1}},"eventTime":null}x`, false},
+		{"number cut short", `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"id":531,"status":05}}`, false},
+		{"signer id cut short", head + `"payload":{"caseFile":{"id":2,"status":1},"id":-01}}`, false},
+		{"ends after the fields", `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"id":531,"status":5`, false},
 		{"topic last", `{"eventType":"signed","eventTime":null,"payload":{"id":1,"caseFile":{"id":2,"status":1},"x":[}},"topic":"signer"}`, false},
 	}
 	for _, tt := range tests {
