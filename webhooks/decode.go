@@ -72,7 +72,7 @@ func (box *eventBox) decode(body []byte) (int, error) {
 			err = s.eventTime(&date, &zone)
 			seen |= seenEventTime
 		case kwPayload:
-			done, err = box.payloadAt(&s, &payload, &kind, seen == seenAllButPayload)
+			done, err = box.payloadAt(&s, &payload, &kind, seen)
 		default:
 			err = s.skip(1)
 		}
@@ -92,8 +92,8 @@ func (box *eventBox) decode(body []byte) (int, error) {
 }
 
 // finish sets the time from eventTime's date and zone, and decodes the
-// payload again when a topic that followed it tells otherwise than the
-// topic it was decoded for (kind).
+// payload when the topic differs from the one it was decoded for (kind): a
+// payload that came before the topic was only checked.
 func (box *eventBox) finish(body []byte, date, zone, payload span, kind string) error {
 	if date.end > 0 {
 		if err := box.setTime(body[date.start:date.end], body[zone.start:zone.end]); err != nil {
@@ -118,14 +118,23 @@ func (box *eventBox) topic() string {
 	return box.ev.Type.Topic()
 }
 
-// payloadAt decodes the payload at s.i for the topic known so far, and
-// records where it was and for which topic it was decoded. With mayStop it
-// may stop inside the payload once its fields are read, and reports so.
-func (box *eventBox) payloadAt(s *scanner, sp *span, kind *string, mayStop bool) (bool, error) {
+// payloadAt decodes the payload at s.i for the body's topic, and records
+// where it was and for which topic it was decoded (kind). seen tells which
+// other members came before it: when the topic has not, the payload is only
+// checked here and decoded by finish, once the topic is known. When all have,
+// decoding may stop inside the payload once its fields are read, and
+// payloadAt reports so.
+func (box *eventBox) payloadAt(s *scanner, sp *span, kind *string, seen uint8) (bool, error) {
 	s.peek()
 	start := s.i
+	if seen&seenTopic == 0 { // a topic may follow: decode at the end
+		*kind = ""
+		err := s.skip(1)
+		*sp = span{start, s.i}
+		return false, err
+	}
 	*kind = box.topic()
-	done, err := box.decodePayload(s, *kind, mayStop)
+	done, err := box.decodePayload(s, *kind, seen == seenAllButPayload)
 	if err != nil || done {
 		return done, err
 	}
