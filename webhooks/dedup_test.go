@@ -3,33 +3,15 @@ package webhooks_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/signkit/signkit-go/internal/fakeclock"
 	"github.com/signkit/signkit-go/webhooks"
 	"github.com/signkit/signkit-go/webhooks/internal/deduptest"
 )
 
-// fakeClock is a clock that moves only when told.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(vecUnix, 0)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
+func newFakeClock() *fakeclock.Clock { return fakeclock.New(time.Unix(vecUnix, 0)) }
 
 func TestMemoryDedupConformance(t *testing.T) {
 	t.Parallel()

@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/signkit/signkit-go/internal/redistest"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -177,7 +175,7 @@ func TestReceiverWithMemoryDedup(t *testing.T) {
 
 func TestReceiverWithRedisDedup(t *testing.T) {
 	t.Parallel()
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	url, logs, cancel, done := startRun(t, map[string]string{"WEBHOOK_SECRET": testSecret, "REDIS_URL": "redis://" + addr + "/0"})
 	if logs.count(t, "replay protection in Redis", "") != 1 {
 		t.Fatal("the receiver does not use Redis")
@@ -210,37 +208,4 @@ func TestConfigErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-// startRedis starts a redis-server on a free loopback port and stops it at
-// cleanup. It skips the test when the binary is absent, unless CI is set.
-func startRedis(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("redis-server not found and CI is set: %v", err)
-		}
-		t.Skipf("redis-server not found (%v); install redis-server to run this test", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	waitFor(t, "redis-server", func() bool {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	})
-	return addr
 }

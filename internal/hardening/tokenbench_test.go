@@ -12,29 +12,12 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/internal/fakeclock"
 )
-
-// fakeClock is a clock that moves only when told.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // loginServer answers every token request with a fresh 10-minute token
 // (on clock's time) and counts the requests.
-func loginServer(tb testing.TB, clock *fakeClock, requests *atomic.Int64) *httptest.Server {
+func loginServer(tb testing.TB, clock *fakeclock.Clock, requests *atomic.Int64) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := requests.Add(1)
 		w.Header().Set("Content-Type", "application/json")
@@ -51,7 +34,7 @@ func loginServer(tb testing.TB, clock *fakeClock, requests *atomic.Int64) *httpt
 func BenchmarkTokenSingleFlight(b *testing.B) {
 	for _, g := range []int{1, 64} {
 		b.Run(fmt.Sprintf("goroutines=%d", g), func(b *testing.B) {
-			clock := &fakeClock{now: time.Now()}
+			clock := fakeclock.New(time.Now())
 			var requests atomic.Int64
 			srv := loginServer(b, clock, &requests)
 			ts := auth.NewTokenSource(srv.URL, auth.Credentials{ClientID: "id", ClientSecret: "cs", APIKey: "key", APISecret: "as"},
@@ -65,7 +48,7 @@ func BenchmarkTokenSingleFlight(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				clock.advance(11 * time.Minute) // the cached token has expired
+				clock.Advance(11 * time.Minute) // the cached token has expired
 				var wg sync.WaitGroup
 				start := make(chan struct{})
 				for range g {
@@ -98,13 +81,13 @@ func BenchmarkTokenSingleFlight(b *testing.B) {
 // asking at once with an expired token make one token request.
 func TestTokenSingleFlight(t *testing.T) {
 	t.Parallel()
-	clock := &fakeClock{now: time.Now()}
+	clock := fakeclock.New(time.Now())
 	var requests atomic.Int64
 	srv := loginServer(t, clock, &requests)
 	ts := auth.NewTokenSource(srv.URL, auth.Credentials{ClientID: "id", ClientSecret: "cs", APIKey: "key", APISecret: "as"},
 		auth.WithClock(clock.Now))
 	for round := 1; round <= 5; round++ {
-		clock.advance(11 * time.Minute)
+		clock.Advance(11 * time.Minute)
 		var wg sync.WaitGroup
 		for range 64 {
 			wg.Add(1)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/signkit/signkit-go/internal/redistest"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"
 )
 
@@ -19,7 +20,7 @@ import (
 // a duplicate: a duplicate is answered 200 and never processed.
 func TestClaimAfterLostReply(t *testing.T) {
 	t.Parallel()
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	direct := newClient(t, addr)
 	var dropped atomic.Bool
 	proxied := redis.NewClient(&redis.Options{Addr: dropFirstSetReply(t, addr, &dropped), MaxRetries: 3})

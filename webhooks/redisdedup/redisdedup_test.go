@@ -1,13 +1,9 @@
 package redisdedup_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,79 +13,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/signkit/signkit-go/internal/fakeclock"
+	"github.com/signkit/signkit-go/internal/redistest"
 	"github.com/signkit/signkit-go/webhooks"
 	"github.com/signkit/signkit-go/webhooks/internal/deduptest"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"
 )
-
-// startRedis starts a redis-server on a free loopback port in a temporary
-// directory, waits until it answers PING and stops it at cleanup. It skips
-// the test when the binary is absent, unless CI is set: CI installs it.
-func startRedis(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("redis-server not found and CI is set: %v", err)
-		}
-		t.Skipf("redis-server not found (%v); install Debian redis-server to run this test", err)
-	}
-	var lastErr error
-	for range 3 { // a free port can be taken between choosing and binding
-		addr, err := tryStartRedis(t, bin)
-		if err == nil {
-			return addr
-		}
-		lastErr = err
-	}
-	t.Fatalf("cannot start redis-server: %v", lastErr)
-	return ""
-}
-
-func tryStartRedis(t *testing.T, bin string) (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	var out bytes.Buffer
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		return "", err
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	stop := func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	}
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	client := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
-	defer client.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		err = client.Ping(ctx).Err()
-		cancel()
-		if err == nil {
-			t.Cleanup(stop)
-			return addr, nil
-		}
-		select {
-		case <-exited:
-			return "", fmt.Errorf("redis-server exited: %s", strings.TrimSpace(out.String()))
-		default:
-		}
-		if time.Now().After(deadline) {
-			stop()
-			return "", fmt.Errorf("no PING answer: %w; output: %s", err, out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 func newClient(t *testing.T, addr string) *redis.Client {
 	c := redis.NewClient(&redis.Options{Addr: addr})
@@ -101,7 +30,7 @@ var prefixes atomic.Int64
 
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	deduptest.Run(t, func(t *testing.T) deduptest.Subject {
 		// Each subtest uses its own keys; two clients play two receivers.
 		prefix := redisdedup.WithPrefix(fmt.Sprintf("test:%d:", prefixes.Add(1)))
@@ -115,7 +44,7 @@ func TestConformance(t *testing.T) {
 
 func TestKeysAndTTL(t *testing.T) {
 	t.Parallel()
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	c := newClient(t, addr)
 	ctx := context.Background()
 	s := redisdedup.New(c, redisdedup.WithPrefix("app1:"))
@@ -143,7 +72,7 @@ func TestKeysAndTTL(t *testing.T) {
 // and a release that failed leaves the claim live so that it can be retried.
 func TestStoreError(t *testing.T) {
 	t.Parallel()
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
 	s := redisdedup.New(c)
 	if ok, err := s.Claim(context.Background(), "held", time.Minute); !ok || err != nil {
@@ -192,24 +121,6 @@ func TestStoreError(t *testing.T) {
 		t.Fatalf("after the retried release EXISTS = %d, %v", n, err)
 	}
 	var _ webhooks.DedupStore = live
-}
-
-// fakeClock is a clock that moves only when told.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Set(now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = now
 }
 
 // waitExpired polls until key no longer exists in Redis.
@@ -315,7 +226,7 @@ func TestLateReleaseKeepsNewClaim(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			addr := startRedis(t)
+			addr := redistest.Start(t)
 			c := newClient(t, addr)
 			prefix := redisdedup.WithPrefix("late:")
 			a := redisdedup.New(newClient(t, addr), prefix, redisdedup.WithClock(tt.clock))
@@ -381,7 +292,7 @@ func TestLateReleaseKeepsNewClaim(t *testing.T) {
 // stays a no-op and leaves a newer claim alone.
 func TestReleaseWithoutRecord(t *testing.T) {
 	t.Parallel()
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	c := newClient(t, addr)
 	type env struct {
 		id, key  string
@@ -464,9 +375,9 @@ func TestReleaseWithoutRecord(t *testing.T) {
 // for the real minute.
 func TestRememberedClaimsExpire(t *testing.T) {
 	t.Parallel()
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	c := newClient(t, addr)
-	clock := &fakeClock{now: time.Unix(1e9, 0)}
+	clock := fakeclock.New(time.Unix(1e9, 0))
 	s := redisdedup.New(c, redisdedup.WithClock(clock.Now))
 	at := func(sec int64) { clock.Set(time.Unix(1e9+sec, 0)) }
 	remembered := func(wantRecords, wantQueued int) {
@@ -560,7 +471,7 @@ func TestRememberedClaimsExpire(t *testing.T) {
 // released (run with -race).
 func TestConcurrentClaimRelease(t *testing.T) {
 	t.Parallel()
-	addr := startRedis(t)
+	addr := redistest.Start(t)
 	c := newClient(t, addr)
 	s := redisdedup.New(c, redisdedup.WithPrefix("cc:"))
 	const ids = 5
