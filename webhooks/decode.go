@@ -55,33 +55,26 @@ func (box *eventBox) decode(body []byte) (int, error) {
 	var kind string              // the topic the payload was decoded for
 	var seen uint8
 	done := false // the payload was read and nothing else is needed
-	more, err := s.open(1)
-	for more && err == nil && !done {
-		var k keyword
-		if k, err = s.key(); err != nil {
-			break
-		}
-		switch k {
+	m := s.object(1)
+	for !done && m.next(&s) {
+		switch m.key {
 		case kwTopic:
-			err = s.stringInto(&ev.Topic)
+			m.err = s.stringInto(&ev.Topic)
 			seen |= seenTopic
 		case kwEventType:
-			err = s.stringInto(&ev.EventType)
+			m.err = s.stringInto(&ev.EventType)
 			seen |= seenEventType
 		case kwEventTime:
-			err = s.eventTime(&date, &zone)
+			m.err = s.eventTime(&date, &zone)
 			seen |= seenEventTime
 		case kwPayload:
-			done, err = box.payloadAt(&s, &payload, &kind, seen)
+			done, m.err = box.payloadAt(&s, &payload, &kind, seen)
 		default:
-			err = s.skip(1)
-		}
-		if err == nil && !done && !s.comma() {
-			more, err = s.more('}')
+			m.err = s.skip(1)
 		}
 	}
-	if err != nil {
-		return s.i, err
+	if m.err != nil {
+		return s.i, m.err
 	}
 	if !done {
 		if s.peek(); s.i != len(body) {
@@ -247,29 +240,22 @@ func (s *scanner) eventTime(date, zone *span) error {
 		return nil
 	}
 	var d, z span
-	more, err := s.open(2)
-	for more && err == nil {
-		var k keyword
-		if k, err = s.key(); err != nil {
-			break
-		}
-		switch k {
+	m := s.object(2)
+	for m.next(s) {
+		switch m.key {
 		case kwDate:
-			err = s.stringSpan(&d)
+			m.err = s.stringSpan(&d)
 		case kwTimezone:
-			err = s.stringSpan(&z)
+			m.err = s.stringSpan(&z)
 		case kwTimezoneType:
 			var n int64
-			err = s.integer(&n)
+			m.err = s.integer(&n)
 		default:
-			err = s.skip(2)
-		}
-		if err == nil && !s.comma() {
-			more, err = s.more('}')
+			m.err = s.skip(2)
 		}
 	}
 	*date, *zone = d, z
-	return err
+	return m.err
 }
 
 // setTime sets the event's time from eventTime's date and timezone.
@@ -467,36 +453,25 @@ func (s *scanner) stop() (bool, error) {
 
 // testPayload decodes {"message":...} of a test event.
 func (box *eventBox) testPayload(s *scanner, mayStop bool) (bool, error) {
-	more, err := s.open(2)
-	for more && err == nil {
-		var k keyword
-		if k, err = s.key(); err != nil {
-			break
-		}
-		if k != kwMessage {
-			err = s.skip(2)
-		} else if err = s.stringInto(&box.ev.Message); mayStop && err == nil {
+	m := s.object(2)
+	for m.next(s) {
+		if m.key != kwMessage {
+			m.err = s.skip(2)
+		} else if m.err = s.stringInto(&box.ev.Message); mayStop && m.err == nil {
 			return s.stop()
 		}
-		if err == nil && !s.comma() {
-			more, err = s.more('}')
-		}
 	}
-	return false, err
+	return false, m.err
 }
 
 // signerPayload decodes {"id":..., "caseFile":{...}}.
 func (box *eventBox) signerPayload(s *scanner, mayStop bool) (bool, error) {
 	var found uint8 // 1: id, 2: caseFile
-	more, err := s.open(2)
-	for more && err == nil {
-		var k keyword
-		if k, err = s.key(); err != nil {
-			break
-		}
-		switch k {
+	m := s.object(2)
+	for m.next(s) {
+		switch m.key {
 		case kwID:
-			err = s.integer(&box.signer.ID)
+			m.err = s.integer(&box.signer.ID)
 			found |= 1
 		case kwCaseFile:
 			found |= 2
@@ -504,49 +479,39 @@ func (box *eventBox) signerPayload(s *scanner, mayStop bool) (bool, error) {
 				break
 			}
 			box.ev.CaseFile = &box.cf
-			_, err = s.caseFile(&box.cf, 3, false)
+			_, m.err = s.caseFile(&box.cf, 3, false)
 		default:
-			err = s.skip(2)
+			m.err = s.skip(2)
 		}
-		if mayStop && found == 3 && err == nil {
+		if mayStop && found == 3 && m.err == nil {
 			return s.stop()
 		}
-		if err == nil && !s.comma() {
-			more, err = s.more('}')
-		}
 	}
-	return false, err
+	return false, m.err
 }
 
 // caseFile decodes {"id":..., "status":...} at the given depth.
 func (s *scanner) caseFile(cf *CaseFileRef, depth int, mayStop bool) (bool, error) {
 	var found uint8 // 1: id, 2: status
-	more, err := s.open(depth)
-	for more && err == nil {
-		var k keyword
-		if k, err = s.key(); err != nil {
-			break
-		}
-		switch k {
+	m := s.object(depth)
+	for m.next(s) {
+		switch m.key {
 		case kwID:
-			err = s.integer(&cf.ID)
+			m.err = s.integer(&cf.ID)
 			found |= 1
 		case kwStatus:
 			n := int64(cf.Status)
-			if err = s.integer(&n); err == nil && int64(int(n)) != n {
-				err = errNotInt
+			if m.err = s.integer(&n); m.err == nil && int64(int(n)) != n {
+				m.err = errNotInt
 			}
 			cf.Status = int(n)
 			found |= 2
 		default:
-			err = s.skip(depth)
+			m.err = s.skip(depth)
 		}
-		if mayStop && found == 3 && err == nil {
+		if mayStop && found == 3 && m.err == nil {
 			return s.stop()
 		}
-		if err == nil && !s.comma() {
-			more, err = s.more('}')
-		}
 	}
-	return false, err
+	return false, m.err
 }

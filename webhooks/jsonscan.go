@@ -91,6 +91,45 @@ func (s *scanner) open(depth int) (members bool, err error) {
 	return true, nil
 }
 
+// members walks the members of one object. s.object opens it; each call
+// of next(s) reads the next member's name into key and leaves s.i before its
+// value, which the caller reads, storing the outcome in err. next reports
+// false at the object's end or once err is set. (It holds no *scanner, so
+// that returning err does not make the scanner escape.)
+type members struct {
+	key   keyword
+	err   error
+	more  bool // another member follows
+	begun bool // next has read a member name
+}
+
+// object opens the object that must come next; depth counts the object
+// itself.
+func (s *scanner) object(depth int) members {
+	var m members
+	m.more, m.err = s.open(depth)
+	return m
+}
+
+// next moves past the ',' or '}' after the previous member's value and
+// reads the next member's name.
+func (m *members) next(s *scanner) bool {
+	if m.err != nil {
+		return false
+	}
+	if m.begun && !s.comma() {
+		if m.more, m.err = s.more('}'); m.err != nil {
+			return false
+		}
+	}
+	m.begun = true
+	if !m.more {
+		return false
+	}
+	m.key, m.err = s.key()
+	return m.err == nil
+}
+
 // keyword identifies a member name the decoder looks for; kwOther is any
 // other name.
 type keyword uint8
