@@ -39,10 +39,6 @@ func FuzzParseSignatureHeader(f *testing.F) {
 		if err := parseSignature(canon, &again); err != nil || again != sig {
 			t.Fatalf("%q: round trip %q: %v", value, canon, err)
 		}
-		var general signature
-		if err := parseGeneral(value, &general); err != nil || general != sig {
-			t.Fatalf("%q: the general path gives %+v, %v; want %+v", value, general, err, sig)
-		}
 	})
 }
 
@@ -173,19 +169,6 @@ func TestSkipValueDepth(t *testing.T) {
 			}
 		}
 	}
-}
-
-// parseGeneral is parseSignature without its fast path for the usual form.
-func parseGeneral(value string, sig *signature) error {
-	if parseUsual(value, new(signature)) {
-		// Take the general path by appending a later scheme's key, which
-		// the parser ignores, and check that parseUsual refuses it.
-		value += ",v2=x"
-		if parseUsual(value, new(signature)) {
-			return scanError("parseUsual took a header with v2")
-		}
-	}
-	return parseSignature(value, sig)
 }
 
 // TestDecodeHex checks the SWAR hex decoder against encoding/hex for every

@@ -60,9 +60,6 @@ func parseSignature(value string, sig *signature) error {
 		return scanError("header missing or empty")
 	}
 	*sig = signature{}
-	if parseUsual(value, sig) {
-		return nil
-	}
 	for i := 0; ; i++ {
 		k := i
 		for i < len(value) && value[i] != '=' && value[i] != ',' {
@@ -93,28 +90,6 @@ func parseSignature(value string, sig *signature) error {
 		return scanError("v1 missing")
 	}
 	return nil
-}
-
-// usualMiddle is what the platform writes between t's digits and v1's.
-const usualMiddle = ",h=" + signedHeaders + ",v1="
-
-// parseUsual parses the header as the platform writes it, t, h and one v1
-// in that order, into the zeroed *sig, and reports false for any other
-// form, which parseSignature then parses pair by pair. What it accepts,
-// parseSignature's general path accepts with the same result.
-func parseUsual(value string, sig *signature) bool {
-	const hexLen = 2 * sha256.Size
-	tEnd := len(value) - hexLen - len(usualMiddle)
-	if tEnd <= 2 || value[:2] != "t=" || value[tEnd:tEnd+len(usualMiddle)] != usualMiddle {
-		return false
-	}
-	unix, ok := parseUnix(value[2:tEnd])
-	if !ok || !allHex(value[len(value)-hexLen:]) {
-		return false
-	}
-	sig.t, sig.unix, sig.h = value[2:tEnd], unix, signedHeaders
-	sig.v1[0], sig.n = value[len(value)-hexLen:], 1
-	return true
 }
 
 func (sig *signature) pair(k, v string) error {
