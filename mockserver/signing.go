@@ -219,9 +219,7 @@ func (s *Server) nextRound(cf *caseFile) {
 		if sg.Email == "" {
 			continue
 		}
-		link := signingPageURL(s.URL(), sg.Token)
-		subject, text := signerEmail("request", cf, sg, link)
-		s.sendEmail(sg.Email, subject, text, link)
+		s.emailSigner(cf, sg, "request")
 		s.emitSigner(cf, sg, evSignerRequestSent)
 		s.scheduleReminder(cf, sg)
 	}
@@ -286,11 +284,17 @@ func (s *Server) complete(cf *caseFile) {
 		}
 		s.emitSigner(cf, sg, evSignerFinalized)
 		if sg.Email != "" {
-			link := signingPageURL(s.URL(), sg.Token)
-			subject, text := signerEmail("completed", cf, sg, link)
-			s.sendEmail(sg.Email, subject, text, link)
+			s.emailSigner(cf, sg, "completed")
 		}
 	}
+}
+
+// emailSigner sends sg the email of kind ("request", "reminder" or
+// "completed") with the link to their signing page.
+func (s *Server) emailSigner(cf *caseFile, sg *signer, kind string) {
+	link := signingPageURL(s.URL(), sg.Token)
+	subject, text := signerEmail(kind, cf, sg, link)
+	s.sendEmail(sg.Email, subject, text, link)
 }
 
 // scheduleReminder plans a signer's next reminder reminderInterval days
@@ -312,9 +316,7 @@ func (s *Server) remind(caseFileID, signerID int64) {
 	if sg == nil || cf.Status != cfPending || sg.Status != sgPending {
 		return
 	}
-	link := signingPageURL(s.URL(), sg.Token)
-	subject, text := signerEmail("reminder", cf, sg, link)
-	s.sendEmail(sg.Email, subject, text, link)
+	s.emailSigner(cf, sg, "reminder")
 	s.emitSigner(cf, sg, evSignerReminderSent)
 	s.scheduleReminder(cf, sg)
 }
