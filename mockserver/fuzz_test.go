@@ -30,18 +30,7 @@ func FuzzCreateForm(f *testing.F) {
 	f.Add([]byte(`{"sections":[{"fields":[{"name":"a","type":"CHOICE","options":[{"value":"x"},{"value":"x"}]}]}]`))
 	f.Add([]byte(`[1,2`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		before := s.formCount()
-		st, b := postRaw(t, s, "/collect/api/v1/forms", "application/json", tok, body)
-		if st >= 500 {
-			t.Fatalf("%d for %q: %s", st, body, b)
-		}
-		want := before
-		if st == http.StatusCreated {
-			want++
-		}
-		if got := s.formCount(); got != want {
-			t.Fatalf("answered %d and forms went from %d to %d for %q", st, before, got, body)
-		}
+		createdOnlyOn201(t, s, "/collect/api/v1/forms", tok, body, "forms", s.formCount)
 	})
 }
 
@@ -60,19 +49,26 @@ func FuzzPrefill(f *testing.F) {
 	f.Add([]byte(`{"answers":null}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		before := s.prefillCount()
-		st, b := postRaw(t, s, path, "application/json", tok, body)
-		if st >= 500 {
-			t.Fatalf("%d for %q: %s", st, body, b)
-		}
-		want := before
-		if st == http.StatusCreated {
-			want++
-		}
-		if got := s.prefillCount(); got != want {
-			t.Fatalf("answered %d and prefilled requests went from %d to %d for %q", st, before, got, body)
-		}
+		createdOnlyOn201(t, s, path, tok, body, "prefilled requests", s.prefillCount)
 	})
+}
+
+// createdOnlyOn201 posts body as JSON to path and checks that the answer is
+// not a 5xx and that count (of what) grows by one exactly when it is 201.
+func createdOnlyOn201(t *testing.T, s *Server, path, tok string, body []byte, what string, count func() int) {
+	t.Helper()
+	before := count()
+	st, b := postRaw(t, s, path, "application/json", tok, body)
+	if st >= 500 {
+		t.Fatalf("%d for %q: %s", st, body, b)
+	}
+	want := before
+	if st == http.StatusCreated {
+		want++
+	}
+	if got := count(); got != want {
+		t.Fatalf("answered %d and %s went from %d to %d for %q", st, what, before, got, body)
+	}
 }
 
 // FuzzSendCreate posts arbitrary multipart bytes to the Send create
