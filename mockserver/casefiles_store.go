@@ -6,26 +6,31 @@ import (
 )
 
 // caseFileStore is the signing service's state: case files with their
-// signers and documents. Mock I creates case files from form submissions;
-// Mock II adds the Send API, signing rounds and events on top of it.
+// signers, documents and signature lines. Form submissions and Send jobs
+// both add case files here; the signing simulation (signing.go) changes
+// them.
 type caseFileStore struct {
 	mu       sync.RWMutex
 	files    map[int64]*caseFile
-	docs     map[string]*document // by documentId
+	docs     map[string]*document // by documentId, the string key stamped on the pages
+	docsByID map[int64]*document  // by id, the integer the content endpoint takes
 	nextCase int64
-	nextRow  int64 // signer and document row ids
+	nextRow  int64 // signer, document, signature line and attachment row ids
+	// now dates a case file added without a Created time.
+	now func() time.Time
 	// onAdd, when set, runs after add has stored a case file (outside the
 	// lock): the signing simulation activates the case file there, so a
 	// form submission and a Send job are activated by the same code.
 	onAdd func(*caseFile)
 }
 
-// caseFile is one case file. Fields Mock II needs (status changes, rounds,
-// reminders, events) go on it.
+// caseFile is one case file. Callers that build one (form submissions, Send
+// jobs) set Title, UserID, CustomerID, Signers and Documents, and may set
+// the Send fields; add assigns ids and derives the signature lines.
 type caseFile struct {
 	ID         int64
 	Title      string
-	Status     int // 0 new, 1 pending, 2 rejected, 3 deleted, 4 signed, 5 completed, 6 failed, 7 expired
+	Status     int // see the cf… constants (signing.go)
 	UserID     int64
 	CustomerID int64
 	Created    time.Time
@@ -37,6 +42,20 @@ type caseFile struct {
 	// are listed by GET {Forms}/v1/casefiles/{id}/files and not signed.
 	Attachments []*attachment
 
+	// Fields of a Send definition, shown by the signing service as sent
+	// (docs/platform.md, "Send" and "Signing service").
+	Language                  string
+	Reference                 string
+	MetaData                  string
+	FolderID                  int64 // 0: none
+	SendAt                    time.Time
+	SensitiveData             bool
+	SignOnMeeting             bool
+	VisibilityMode            int
+	DisableNotificationsOwner bool
+	DisableEmailAttachments   bool
+	CCRecipients              []ccRecipient
+
 	// Signing simulation (signing.go). The simulation changes these (and
 	// Status, Updated, Activated) holding both the simulation lock and
 	// c.mu; readers hold c.mu.
@@ -44,6 +63,14 @@ type caseFile struct {
 	ExpireAt  time.Time // when a still unsigned case file expires; zero: never
 	Completed time.Time
 	expiry    *task
+	sending   *task // the activation planned for SendAt
+}
+
+// ccRecipient receives a copy when the case file completes.
+type ccRecipient struct {
+	Name           string `json:"name"`
+	Email          string `json:"email"`
+	StoreAsContact bool   `json:"storeAsContact"`
 }
 
 // signer is a signer of a case file.
@@ -53,8 +80,24 @@ type signer struct {
 	Email     string
 	Role      string
 	SignOrder int
-	Status    int // 0 new, 1 pending, 2 rejected, 3 deleted, 4 signed, 5 undeliverable
+	Status    int // see the sg… constants (signing.go)
 	RequestID int64
+
+	// Fields of a Send definition (docs/platform.md, "Send"). SSN is kept
+	// but never shown.
+	OnBehalfOf             string
+	SSNType                string
+	SSN                    string
+	VATIN                  string
+	AccessControl          bool
+	Language               string
+	SuccessURL, FailURL    string
+	ActiveAt, ExpireAt     time.Time
+	StoreAsContact         bool
+	EmailFormat            string
+	EnableInsecureSigning  bool
+	InsecureSigningMethods []string
+	SecureSigningMethods   []string
 
 	// Signing simulation (signing.go).
 	Texts            emailTexts // email texts of the Send definition; empty: defaults
@@ -68,20 +111,34 @@ type signer struct {
 // document is a document of a case file. Its content is produced on demand
 // (render), so a stored case file stays small.
 type document struct {
-	ID         int64
-	DocumentID string
-	Title      string
-	Signable   bool
-	Format     string
-	render     func() ([]byte, error)
+	ID            int64
+	DocumentID    string
+	Title         string
+	Signable      bool
+	Format        string
+	DocumentOrder int    // from the Send definition (there: else the position)
+	MetaData      string // from the Send definition
+	Created       time.Time
+	render        func() ([]byte, error)
 
 	// Signing simulation (signing.go, pdf.go).
 	CaseFileID int64
 	Roles      []string // roles that sign it; empty: every signer
 	Status     int      // follows the case file: 0 new, 1 pending, 5 completed …
 	FileSize   int64    // size of the original, once known
-	origPath   string   // the uploaded original on disk (Send API); empty: render
-	signedPath string   // the signed PDF on disk, once completed
+	Lines      []*signatureLine
+	origPath   string // the uploaded original on disk (Send API); empty: render
+	signedPath string // the signed PDF on disk, once completed
+}
+
+// signatureLine is where one signer signs one document: role and sign
+// order live here on the platform, not on the signer (docs/platform.md,
+// "Signing service").
+type signatureLine struct {
+	ID        int64
+	SignerID  int64
+	Role      string
+	SignOrder int
 }
 
 // attachment is a file uploaded through a FILE field.
@@ -92,8 +149,8 @@ type attachment struct {
 	Data        []byte
 }
 
-func newCaseFileStore() *caseFileStore {
-	c := &caseFileStore{}
+func newCaseFileStore(now func() time.Time) *caseFileStore {
+	c := &caseFileStore{now: now}
 	c.reset()
 	return c
 }
@@ -101,14 +158,21 @@ func newCaseFileStore() *caseFileStore {
 func (c *caseFileStore) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.files, c.docs = map[int64]*caseFile{}, map[string]*document{}
+	c.files, c.docs, c.docsByID = map[int64]*caseFile{}, map[string]*document{}, map[int64]*document{}
 	c.nextCase, c.nextRow = 1, 1
 }
 
 // initCaseFiles sets up the signing store.
 func (s *Server) initCaseFiles() {
-	s.cases = newCaseFileStore()
+	s.cases = newCaseFileStore(s.Now)
 	s.onReset(s.cases.reset)
+}
+
+// visible tells whether u may read cf: the owner; a super API user or
+// anyone when it is in a shared folder, within the customer
+// (docs/platform.md, "Signing service").
+func visible(cf *caseFile, u *user) bool {
+	return cf.CustomerID == u.CustomerID && (cf.UserID == u.ID || u.SuperUser || cf.Shared)
 }
 
 // access answers a case file the user may see: 404 when it does not exist
@@ -122,17 +186,26 @@ func (c *caseFileStore) access(id int64, u *user) (*caseFile, error) {
 	if cf == nil || cf.CustomerID != u.CustomerID {
 		return nil, errNotFound("no case file %d", id)
 	}
-	if cf.UserID != u.ID && !u.SuperUser && !cf.Shared {
+	if !visible(cf, u) {
 		return nil, errForbidden("case file %d belongs to another user", id)
 	}
 	return cf, nil
 }
 
 // add stores a new case file, assigning its id and the ids of its signers,
-// documents and attachments, then runs the onAdd hook (activation).
+// documents and attachments, dating it now when the caller did not, and
+// deriving the signature lines: a signable document gets one line per
+// signer who signs it (signsDocument), with that signer's role and sign
+// order. Then it runs the onAdd hook (activation).
 func (c *caseFileStore) add(cf *caseFile) {
 	c.mu.Lock()
 	hook := c.onAdd
+	if cf.Created.IsZero() && c.now != nil {
+		cf.Created = c.now()
+	}
+	if cf.Updated.IsZero() {
+		cf.Updated = cf.Created
+	}
 	cf.ID = c.nextCase
 	c.nextCase++
 	for _, s := range cf.Signers {
@@ -144,7 +217,18 @@ func (c *caseFileStore) add(cf *caseFile) {
 		c.nextRow++
 		d.DocumentID = newUUID()
 		d.CaseFileID = cf.ID
+		if d.Created.IsZero() {
+			d.Created = cf.Created
+		}
+		d.Lines = nil
+		for _, sg := range cf.Signers {
+			if d.Signable && signsDocument(sg, d) {
+				d.Lines = append(d.Lines, &signatureLine{ID: c.nextRow, SignerID: sg.ID, Role: sg.Role, SignOrder: sg.SignOrder})
+				c.nextRow++
+			}
+		}
 		c.docs[d.DocumentID] = d
+		c.docsByID[d.ID] = d
 	}
 	for _, a := range cf.Attachments {
 		a.ID = c.nextRow
@@ -155,4 +239,39 @@ func (c *caseFileStore) add(cf *caseFile) {
 	if hook != nil {
 		hook(cf)
 	}
+}
+
+// remove forgets a case file and its documents; call with c.mu held.
+func (c *caseFileStore) removeLocked(cf *caseFile) {
+	for _, d := range cf.Documents {
+		delete(c.docs, d.DocumentID)
+		delete(c.docsByID, d.ID)
+	}
+	delete(c.files, cf.ID)
+}
+
+// document answers a document by its integer id (all digits) or by its
+// string documentId key (docs/platform.md, "Document ids").
+func (c *caseFileStore) document(key string) *document {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if id, ok := allDigits(key); ok {
+		return c.docsByID[id]
+	}
+	return c.docs[key]
+}
+
+// allDigits parses a path segment made only of ASCII digits.
+func allDigits(s string) (int64, bool) {
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(r-'0')
+	}
+	return n, true
 }

@@ -199,3 +199,20 @@ func (s *Server) ctlExpiry(w http.ResponseWriter, r *http.Request) error {
 	}
 	return s.writeCaseFile(w, id)
 }
+
+// ctlAnonymize is POST /mock/casefiles/{id}/anonymize: it anonymizes a
+// finished case file (completed, rejected, expired or failed) as the
+// platform does after its retention period (AnonymizeCaseFile): status 8,
+// the signers' and CC recipients' names and emails blanked, signing links
+// gone. It answers the case file as the signing service then shows it; an
+// unknown case file 404, one not finished 409.
+func (s *Server) ctlAnonymize(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "casefileId")
+	if err != nil {
+		return err
+	}
+	if err := s.AnonymizeCaseFile(id); err != nil {
+		return err
+	}
+	return s.writeCaseFile(w, id)
+}

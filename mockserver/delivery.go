@@ -244,8 +244,8 @@ func describeDeliveryError(err error) error {
 	return fmt.Errorf("delivery failed: %w", err)
 }
 
-// signEvent answers the X-Event-Signature value for a delivery (DESIGN
-// section 3): t=<unix>,h=content-type x-event-id x-event-type,v1=<hex> where
+// signEvent answers the X-Event-Signature value for a delivery
+// (docs/platform.md, "Delivery"): t=<unix>,h=content-type x-event-id x-event-type,v1=<hex> where
 // v1 is HMAC-SHA256(secret, t "." h "." values of those headers joined by "."
 // "." body).
 func signEvent(secret string, at time.Time, h http.Header, body []byte) string {

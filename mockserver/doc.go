@@ -51,7 +51,7 @@
 //
 // The pattern is relative to the service's prefix; {name} segments are read
 // with r.PathValue. Routes of the Forms, Sign, Send and Webhook services
-// require a token placed as DESIGN section 3 says; the handler finds the
+// require a token placed as docs/platform.md ("Authentication") says; the handler finds the
 // caller with userFrom(r). A handler returns an error instead of writing
 // one: return errNotFound(...), errForbidden(...), errConflict(...) or a
 // problems list's err() (422 with one detail per problem); writeError turns
@@ -82,12 +82,12 @@
 // request, the expiry if expireAt is set). Signer actions go through
 // s.SignerAction (control API, signing page). All of it is serialized by
 // s.sign.mu; writes to case file state also hold s.cases.mu, which readers
-// take. Statuses follow DESIGN section 3 (case file 0..7, signer 0..5).
+// take. Statuses follow docs/platform.md (case file 0..8, signer 0..5).
 //
 // A case file can be put in the customer's shared folder, where every user
 // of the customer may read it: Server.ShareCaseFile or POST
 // /mock/casefiles/{id}/shared-folder {"shared":true}. Its expiry can be set
-// with caseFile.expireAt (RFC 3339) in the Send data, Server.SetCaseFileExpiry
+// with caseFile.expireAt (integer unix seconds, or RFC 3339) in the Send data, Server.SetCaseFileExpiry
 // or POST /mock/casefiles/{id}/expiry {"expireAt":"…"}.
 //
 // The event log (s.sign.events, events.go) holds every customer's events in

@@ -89,3 +89,11 @@ func signerEmail(kind string, cf *caseFile, sg *signer, link string) (subject, t
 	}
 	return subject, text
 }
+
+// ccEmail is the email a CC recipient gets when the case file completes.
+func ccEmail(cf *caseFile, cc ccRecipient) (subject, text string) {
+	subject = "Copy: \"" + cf.Title + "\" has been signed by everyone"
+	text = "Dear " + cmpOr(cc.Name, cc.Email) + ",\n\nyou receive this copy because you are a CC recipient of \"" +
+		cf.Title + "\". Every signer has signed it."
+	return subject, text
+}

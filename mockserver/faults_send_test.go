@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// These tests drive Mock II's Send API (its test helpers build the
+// These tests drive the Send API (its test helpers build the
 // multipart request) through fault injection and the delivery engine.
 
 func TestFaultOnCaseFileCreate(t *testing.T) {

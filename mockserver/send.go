@@ -19,8 +19,8 @@ import (
 // body); WithMaxUploadBytes changes it.
 const DefaultMaxUploadBytes int64 = 1 << 30
 
-// sendCreatePath is the Send create endpoint under {Send}, with DESIGN's
-// fixed version segment.
+// sendCreatePath is the Send create endpoint under {Send}, with the
+// platform's fixed version segment (docs/platform.md, "Send").
 const sendCreatePath = "/api/v1/casefiles/20251022/create"
 
 // WithMaxUploadBytes bounds the size of one Send create request (the whole
@@ -281,8 +281,10 @@ func (w *headWriter) Write(p []byte) (int, error) {
 
 // handleSendCreate is POST {Send}/api/v1/casefiles/20251022/create: it
 // streams the upload to disk, validates it (422, nothing kept), queues a
-// job that runs after the job delay, and answers 201 with the job's uuid and
-// payloadHash, both at the top level and in jobs[0].
+// job that runs after the job delay, and answers 200 (as the vendor's
+// collection asserts; docs/platform.md, "Send") with the job's uuid and
+// payloadHash, both at the top level and in jobs[0]. A duplicate payload is
+// accepted the same way; its job ends aborted_duplicated (queue.go).
 func (s *Server) handleSendCreate(w http.ResponseWriter, r *http.Request) error {
 	u := userFrom(r)
 	limit := s.maxUploadBytes()
@@ -301,7 +303,7 @@ func (s *Server) handleSendCreate(w http.ResponseWriter, r *http.Request) error 
 	}
 	j := s.queueJob(u, def, up)
 	created := j.CreatedAt.UTC()
-	writeJSON(w, http.StatusCreated, map[string]any{
+	writeJSON(w, http.StatusOK, map[string]any{
 		"uuid": j.UUID, "payloadHash": j.PayloadHash, "status": "handled", "message": "Job created",
 		"jobs": []map[string]any{{"uuid": j.UUID, "payloadHash": j.PayloadHash, "createdAt": created}},
 	})

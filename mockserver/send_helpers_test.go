@@ -72,7 +72,7 @@ func sndBody(t testing.TB, parts ...sndPart) (*bytes.Buffer, string) {
 	return &buf, mw.FormDataContentType()
 }
 
-// sndJob is the 201 answer of the create endpoint.
+// sndJob is the 200 answer of the create endpoint.
 type sndJob struct {
 	UUID        string `json:"uuid"`
 	PayloadHash string `json:"payloadHash"`
@@ -97,7 +97,7 @@ func sndCreate(t testing.TB, s *Server, tok string, parts ...sndPart) (int, []by
 	req.Header.Set("X-Auth-Token", tok)
 	var j sndJob
 	st, b := do(t, s, req, nil)
-	if st == http.StatusCreated {
+	if st == http.StatusOK {
 		if err := json.Unmarshal(b, &j); err != nil {
 			t.Fatal(err)
 		}
@@ -107,10 +107,16 @@ func sndCreate(t testing.TB, s *Server, tok string, parts ...sndPart) (int, []by
 
 // sndStatusAnswer is the queue status answer.
 type sndStatusAnswer struct {
-	UUID      string `json:"uuid"`
-	Type      string `json:"type"`
-	JobStatus string `json:"jobStatus"`
-	Result    *struct {
+	UUID        string          `json:"uuid"`
+	Type        string          `json:"type"`
+	Payload     json.RawMessage `json:"payload"`
+	PayloadHash string          `json:"payloadHash"`
+	JobStatus   string          `json:"jobStatus"`
+	Retries     *int            `json:"retries"`
+	MaxRetries  *int            `json:"maxRetries"`
+	CreatedAt   time.Time       `json:"createdAt"`
+	UpdatedAt   time.Time       `json:"updatedAt"`
+	Result      *struct {
 		Data struct {
 			CaseFile struct {
 				ID int64 `json:"id"`
@@ -139,7 +145,7 @@ func sndStatus(t testing.TB, s *Server, uuid, hash string) (int, sndStatusAnswer
 func sndRun(t testing.TB, s *Server, tok string, cf map[string]any, files ...sndPart) (int64, []signingLinkJSON) {
 	t.Helper()
 	st, b, j := sndCreate(t, s, tok, append([]sndPart{sndData(t, cf)}, files...)...)
-	if st != http.StatusCreated {
+	if st != http.StatusOK {
 		t.Fatalf("create: %d %s", st, b)
 	}
 	s.Advance(s.cfg.jobDelay)

@@ -6,8 +6,11 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +24,9 @@ type sndRule struct {
 	field, msg string
 }
 
-// sndRules are the validation rules of issue 4 and a few more.
+// sndRules are the validation rules of the Send API: the vendor's
+// constraints on every field (docs/platform.md, "Send") and the mock's own
+// checks of the files.
 func sndRules(t *testing.T) []sndRule {
 	pdf := sndPDF(t, "x")
 	with := func(edit func(cf map[string]any)) map[string]any {
@@ -31,7 +36,50 @@ func sndRules(t *testing.T) []sndRule {
 	}
 	signer := func(cf map[string]any, i int) map[string]any { return cf["signers"].([]any)[i].(map[string]any) }
 	doc := func(cf map[string]any) map[string]any { return cf["documents"].([]any)[0].(map[string]any) }
+	rule := func(name string, edit func(cf map[string]any), field, msg string) sndRule {
+		return sndRule{name, func(t *testing.T) []sndPart { return []sndPart{sndData(t, with(edit)), sndFile("doc.pdf", pdf)} }, field, msg}
+	}
+	long := strings.Repeat("é", 1025)
 	return []sndRule{
+		rule("title at most 1024 characters", func(cf map[string]any) { cf["title"] = long }, "caseFile.title", "at most 1024"),
+		rule("document title present", func(cf map[string]any) { delete(doc(cf), "title") }, "caseFile.documents[0].title", "is required"),
+		rule("document title at most 1024", func(cf map[string]any) { doc(cf)["title"] = long }, "caseFile.documents[0].title", "at most 1024"),
+		rule("role pattern", func(cf map[string]any) { signer(cf, 0)["role"] = "buyer " }, "caseFile.signers[0].role", "at least 3 characters"),
+		rule("role at least 3", func(cf map[string]any) { signer(cf, 0)["role"] = "ab" }, "caseFile.signers[0].role", "at least 3 characters"),
+		rule("document role pattern", func(cf map[string]any) { doc(cf)["roles"] = []string{"-x-"} }, "caseFile.documents[0].roles[0]", "at least 3 characters"),
+		rule("email subject at least 5", func(cf map[string]any) { signer(cf, 0)["emailSubject"] = "Hi" }, "caseFile.signers[0].emailSubject", "at least 5"),
+		rule("email text at least 5", func(cf map[string]any) { signer(cf, 1)["emailText"] = "" }, "caseFile.signers[1].emailText", "at least 5"),
+		rule("reminder subject at least 5", func(cf map[string]any) { signer(cf, 0)["reminderEmailSubject"] = "Re" }, "caseFile.signers[0].reminderEmailSubject", "at least 5"),
+		rule("reminder text at least 5", func(cf map[string]any) { signer(cf, 0)["reminderEmailText"] = "abcd" }, "caseFile.signers[0].reminderEmailText", "at least 5"),
+		rule("completed subject at least 5", func(cf map[string]any) { signer(cf, 0)["completedEmailSubject"] = "ok" }, "caseFile.signers[0].completedEmailSubject", "at least 5"),
+		rule("completed text at least 5", func(cf map[string]any) { signer(cf, 0)["completedEmailText"] = "done" }, "caseFile.signers[0].completedEmailText", "at least 5"),
+		rule("success URL absolute", func(cf map[string]any) { signer(cf, 0)["successUrl"] = "/done/here" }, "caseFile.signers[0].successUrl", "absolute URL"),
+		rule("fail URL at least 5", func(cf map[string]any) { signer(cf, 0)["failUrl"] = "a:b" }, "caseFile.signers[0].failUrl", "at least 5"),
+		rule("signer language", func(cf map[string]any) { signer(cf, 0)["language"] = "xx" }, "caseFile.signers[0].language", "must be one of"),
+		rule("case file language", func(cf map[string]any) { cf["language"] = "klingon" }, "caseFile.language", "must be one of"),
+		rule("ssnType", func(cf map[string]any) { signer(cf, 0)["ssnType"] = "passport" }, "caseFile.signers[0].ssnType", "must be one of"),
+		rule("secure signing methods not empty", func(cf map[string]any) { signer(cf, 0)["secureSigningMethods"] = []string{} },
+			"caseFile.signers[0].secureSigningMethods", "at least one"),
+		rule("insecure signing method", func(cf map[string]any) { signer(cf, 0)["insecureSigningMethods"] = []string{"smoke"} },
+			"caseFile.signers[0].insecureSigningMethods[0]", "must be one of"),
+		rule("folderId at least 1", func(cf map[string]any) { cf["folderId"] = 0 }, "caseFile.folderId", "at least 1"),
+		rule("visibilityMode 0 or 1", func(cf map[string]any) { cf["visibilityMode"] = 2 }, "caseFile.visibilityMode", "must be 0"),
+		rule("documentOrder not negative", func(cf map[string]any) { doc(cf)["documentOrder"] = -1 }, "caseFile.documents[0].documentOrder", "0 or more"),
+		rule("sendAt a time", func(cf map[string]any) { cf["sendAt"] = "tomorrow" }, "caseFile.sendAt", "unix seconds"),
+		rule("expireAt a time", func(cf map[string]any) { cf["expireAt"] = 1.5 }, "caseFile.expireAt", "unix seconds"),
+		rule("expireAt after sendAt", func(cf map[string]any) {
+			cf["sendAt"], cf["expireAt"] = epoch.Add(2*time.Hour).Unix(), epoch.Add(time.Hour).Unix()
+		}, "caseFile.expireAt", "after sendAt"),
+		rule("expireAt in unix seconds in the future", func(cf map[string]any) { cf["expireAt"] = epoch.Add(-time.Minute).Unix() },
+			"caseFile.expireAt", "must be in the future"),
+		rule("signer expireAt after activeAt", func(cf map[string]any) {
+			signer(cf, 0)["activeAt"], signer(cf, 0)["expireAt"] = epoch.Add(time.Hour).Unix(), epoch.Unix()
+		}, "caseFile.signers[0].expireAt", "after activeAt"),
+		rule("CC recipient email", func(cf map[string]any) { cf["ccRecipients"] = []any{map[string]any{"name": "Carl"}} },
+			"caseFile.ccRecipients[0].email", "is required"),
+		rule("CC recipient name", func(cf map[string]any) { cf["ccRecipients"] = []any{map[string]any{"email": "c@example.com"}} },
+			"caseFile.ccRecipients[0].name", "is required"),
+		rule("metaData is a string", func(cf map[string]any) { cf["metaData"] = map[string]any{"k": 1} }, "caseFile.metaData", "must be a string"),
 		{"title present", func(t *testing.T) []sndPart {
 			return []sndPart{sndData(t, with(func(cf map[string]any) { cf["title"] = " " })), sndFile("doc.pdf", pdf)}
 		}, "caseFile.title", "is required"},
@@ -119,7 +167,7 @@ func TestSendValidation(t *testing.T) {
 
 func TestSendCreateAndQueueStatus(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t, WithJobDelay(5*time.Second))
+	file := sndFile("doc.pdf", sndPDF(t, "Contract text"))
 	second := sndFile("terms.pdf", sndPDF(t, "Terms"))
 	cf := sndCase("Ann:ann@example.com", "Bob:-")
 	cf["documents"] = append(cf["documents"].([]any), map[string]any{"name": "terms.pdf", "title": "Terms", "signable": false})
@@ -129,43 +177,81 @@ func TestSendCreateAndQueueStatus(t *testing.T) {
 		sum.Write(p.body)
 	}
 	wantHash := hex.EncodeToString(sum.Sum(nil))
-	for _, order := range [][]sndPart{{data, file, second}, {file, data, second}} {
-		st, b, j := sndCreate(t, s, tok, order...)
-		if st != http.StatusCreated {
-			t.Fatalf("create: %d %s", st, b)
-		}
-		if j.PayloadHash != wantHash || j.UUID == "" || len(j.Jobs) != 1 || j.Jobs[0].UUID != j.UUID ||
-			j.Jobs[0].PayloadHash != wantHash || j.Status != "handled" {
-			t.Fatalf("create answer %s; want payloadHash %s in both places", b, wantHash)
-		}
-		if st, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash); st != 200 || out.JobStatus != jobPending || out.Result != nil ||
-			out.Type != "casefile_creation" {
-			t.Fatalf("status before the delay: %d %s", st, raw)
-		}
-		s.Advance(4 * time.Second)
-		if _, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash); out.JobStatus != jobPending {
-			t.Fatalf("status 4 s after: %s", raw)
-		}
-		s.Advance(time.Second)
-		st, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash)
-		if st != 200 || out.JobStatus != jobCompleted || out.Result == nil || out.Result.Data.CaseFile.ID == 0 {
-			t.Fatalf("status after the delay: %d %s", st, raw)
-		}
-		links := out.Result.Data.SigningLinks
-		if len(links) != 2 || links[0].Name != "Ann" || links[0].Email != "ann@example.com" || links[1].Email != "" ||
-			!strings.HasPrefix(links[1].SigningLink, "http://signkit.mock/public/sign/") || links[0].SigningLink == links[1].SigningLink {
-			t.Fatalf("signing links %+v", links)
-		}
+	orders := map[string][]sndPart{"data first": {data, file, second}, "data after a file": {file, data, second}}
+	for name, order := range orders {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, tok, _ := sndServer(t, WithJobDelay(5*time.Second))
+			st, b, j := sndCreate(t, s, tok, order...)
+			if st != http.StatusOK {
+				t.Fatalf("create: %d %s, want 200", st, b)
+			}
+			if j.PayloadHash != wantHash || j.UUID == "" || len(j.Jobs) != 1 || j.Jobs[0].UUID != j.UUID ||
+				j.Jobs[0].PayloadHash != wantHash || j.Status != "handled" || j.Message != "Job created" ||
+				j.Jobs[0].CreatedAt != "2026-11-22T10:00:00Z" {
+				t.Fatalf("create answer %s; want payloadHash %s in both places", b, wantHash)
+			}
+			if st, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash); st != 200 || out.JobStatus != jobPending || out.Result != nil ||
+				out.Type != "casefile_creation" {
+				t.Fatalf("status before the delay: %d %s", st, raw)
+			}
+			s.Advance(4 * time.Second)
+			if _, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash); out.JobStatus != jobPending {
+				t.Fatalf("status 4 s after: %s", raw)
+			}
+			s.Advance(time.Second)
+			st, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash)
+			if st != 200 || out.JobStatus != jobCompleted || out.Result == nil || out.Result.Data.CaseFile.ID == 0 {
+				t.Fatalf("status after the delay: %d %s", st, raw)
+			}
+			links := out.Result.Data.SigningLinks
+			if len(links) != 2 || links[0].Name != "Ann" || links[0].Email != "ann@example.com" || links[1].Email != "" ||
+				!strings.HasPrefix(links[1].SigningLink, "http://signkit.mock/public/sign/") || links[0].SigningLink == links[1].SigningLink {
+				t.Fatalf("signing links %+v", links)
+			}
+			if !bytes.Equal(out.Payload, data.body) || out.PayloadHash != wantHash || out.Retries == nil || out.MaxRetries == nil ||
+				!out.CreatedAt.Equal(epoch) || !out.UpdatedAt.Equal(epoch.Add(5*time.Second)) {
+				t.Fatalf("status fields: %s", raw)
+			}
+			var details caseFileJSON
+			call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", out.Result.Data.CaseFile.ID), tok, nil, &details)
+			if len(details.Documents) != 2 || details.Documents[0].Title != "The contract" || details.Documents[1].Title != "Terms" ||
+				details.Documents[0].DocumentOrder != 0 || details.Documents[1].DocumentOrder != 1 {
+				t.Fatalf("documents do not follow the definition's order: %+v", details.Documents)
+			}
+		})
 	}
-	for _, bad := range [][2]string{{"00000000-0000-4000-8000-000000000000", wantHash}, {"", ""}} {
+}
+
+func TestQueueStatusShapeAndUnknownJobs(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	_, _, j := sndCreate(t, s, tok, sndData(t, sndCase("Ann:ann@example.com")), file)
+	want := []string{"createdAt", "errorMessage", "jobStatus", "maxRetries", "payload", "payloadHash", "result", "retries",
+		"type", "updatedAt", "uuid"}
+	for _, stage := range []string{"pending", "completed"} {
+		_, _, raw := sndStatus(t, s, j.UUID, j.PayloadHash)
+		var body map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &body); err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Sorted(maps.Keys(body)); !slices.Equal(got, want) {
+			t.Errorf("%s: keys %q, want %q", stage, got, want)
+		}
+		if !bytes.HasPrefix(body["payload"], []byte(`{"caseFile":`)) {
+			t.Errorf("%s: payload %s, want the data part", stage, body["payload"])
+		}
+		s.Advance(s.cfg.jobDelay)
+	}
+	for _, bad := range [][2]string{{"00000000-0000-4000-8000-000000000000", j.PayloadHash}, {"", ""},
+		{j.UUID, strings.Repeat("0", 64)}} {
 		st, _, raw := sndStatus(t, s, bad[0], bad[1])
 		if st != 404 || string(raw) != `{"message":"Job not found","statusCode":404}`+"\n" {
-			t.Fatalf("unknown job: %d %s", st, raw)
+			t.Fatalf("unknown job %q: %d %s", bad, st, raw)
 		}
 	}
-	_, _, j := sndCreate(t, s, tok, data, file, second)
-	if st, _, _ := sndStatus(t, s, j.UUID, strings.Repeat("0", 64)); st != 404 {
-		t.Fatalf("wrong hash: %d, want 404", st)
+	if st, _, _ := sndStatus(t, s, j.UUID, strings.ToUpper(j.PayloadHash)); st != 200 {
+		t.Fatalf("the hash in upper case: %d, want 200", st)
 	}
 }
 

@@ -3,11 +3,13 @@ package mockserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // sendDefinition is the data part of a Send create request.
@@ -15,37 +17,40 @@ type sendDefinition struct {
 	CaseFile *sendCaseFile `json:"caseFile"`
 }
 
-// sendCaseFile is the caseFile object of the data part (spec, "Case file
-// definition for simple creation"). ExpireAt is a mock extension: an RFC
-// 3339 time after which a case file that is still pending expires.
+// sendCaseFile is the caseFile object of the data part, with every field
+// the vendor documents (docs/platform.md, "Send": caseFile fields).
 type sendCaseFile struct {
-	Title     string         `json:"title"`
-	Signers   []sendSigner   `json:"signers"`
-	Documents []sendDocument `json:"documents"`
-	ExpireAt  string         `json:"expireAt,omitempty"`
-
-	expireAt time.Time
+	Title                     string         `json:"title"`
+	Signers                   []sendSigner   `json:"signers"`
+	Documents                 []sendDocument `json:"documents"`
+	Language                  string         `json:"language"`
+	MetaData                  string         `json:"metaData"`
+	Reference                 string         `json:"reference"`
+	FolderID                  *int64         `json:"folderId"`
+	SendAt                    flexTime       `json:"sendAt"`
+	ExpireAt                  flexTime       `json:"expireAt"`
+	SensitiveData             bool           `json:"sensitiveData"`
+	SignOnMeeting             bool           `json:"signOnMeeting"`
+	VisibilityMode            *int           `json:"visibilityMode"`
+	DisableNotificationsOwner bool           `json:"disableNotificationsOwner"`
+	DisableEmailAttachments   bool           `json:"disableEmailAttachments"`
+	CCRecipients              []sendCC       `json:"ccRecipients"`
 }
 
-type sendSigner struct {
-	Name                  string `json:"name"`
-	Email                 string `json:"email"`
-	Role                  string `json:"role"`
-	SignOrder             *int   `json:"signOrder"`
-	EmailSubject          string `json:"emailSubject"`
-	EmailText             string `json:"emailText"`
-	ReminderEmailSubject  string `json:"reminderEmailSubject"`
-	ReminderEmailText     string `json:"reminderEmailText"`
-	CompletedEmailSubject string `json:"completedEmailSubject"`
-	CompletedEmailText    string `json:"completedEmailText"`
-	ReminderInterval      *int   `json:"reminderInterval"`
+// sendCC is a CC recipient of the data part.
+type sendCC struct {
+	Name           string `json:"name"`
+	Email          string `json:"email"`
+	StoreAsContact *bool  `json:"storeAsContact"`
 }
 
 type sendDocument struct {
-	Name     string   `json:"name"`
-	Title    string   `json:"title"`
-	Roles    []string `json:"roles"`
-	Signable *bool    `json:"signable"`
+	Name          string   `json:"name"`
+	Title         string   `json:"title"`
+	Roles         []string `json:"roles"`
+	Signable      *bool    `json:"signable"`
+	DocumentOrder *int     `json:"documentOrder"`
+	MetaData      string   `json:"metaData"`
 }
 
 // signable is the document's signable flag, true by default.
@@ -54,8 +59,11 @@ func (d *sendDocument) signable() bool { return d.Signable == nil || *d.Signable
 // msgBase64 refuses documents sent inside the JSON.
 const msgBase64 = "Base64-encoded PDFs in the JSON are not accepted: upload each document as a binary part of the files element and name it in documents[].name"
 
+// maxTitle is the longest case file or document title, in characters.
+const maxTitle = 1024
+
 // validateSend checks a Send upload and answers its definition, or one
-// problem per rule broken (DESIGN section 3, issue 4).
+// problem per rule broken (docs/platform.md, "Send": caseFile fields).
 func validateSend(up *sendUpload, now time.Time) (*sendCaseFile, problems) {
 	var p problems
 	for _, name := range up.unknown {
@@ -70,7 +78,12 @@ func validateSend(up *sendUpload, now time.Time) (*sendCaseFile, problems) {
 	}
 	var def sendDefinition
 	if err := json.Unmarshal(up.data, &def); err != nil {
-		p.add("data", "is not valid JSON: %v", err)
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			p.add(te.Field, "must be %s, not a JSON %s", jsonKind(te.Type), te.Value)
+		} else {
+			p.add("data", "is not valid JSON: %v", err)
+		}
 		return nil, p
 	}
 	if def.CaseFile == nil {
@@ -79,42 +92,52 @@ func validateSend(up *sendUpload, now time.Time) (*sendCaseFile, problems) {
 	}
 	base64Paths(&p, up.data)
 	cf := def.CaseFile
-	if strings.TrimSpace(cf.Title) == "" {
-		p.add("caseFile.title", "is required")
-	}
+	checkCaseFile(&p, cf, now)
 	checkSigners(&p, cf.Signers)
 	checkDocuments(&p, cf, up.files)
-	if cf.ExpireAt != "" {
-		t, err := time.Parse(time.RFC3339Nano, cf.ExpireAt)
-		switch {
-		case err != nil:
-			p.add("caseFile.expireAt", "must be an RFC 3339 time")
-		case !t.After(now):
-			p.add("caseFile.expireAt", "must be in the future")
-		}
-		cf.expireAt = t
-	}
 	return cf, p
 }
 
-func checkSigners(p *problems, signers []sendSigner) {
-	if len(signers) == 0 {
-		p.add("caseFile.signers", "at least one signer is required")
+// checkCaseFile checks the case file's own fields.
+func checkCaseFile(p *problems, cf *sendCaseFile, now time.Time) {
+	checkTitle(p, "caseFile.title", cf.Title)
+	checkLanguage(p, "caseFile.language", cf.Language)
+	if cf.FolderID != nil && *cf.FolderID < 1 {
+		p.add("caseFile.folderId", "must be at least 1")
 	}
-	for i, sg := range signers {
-		path := fmt.Sprintf("caseFile.signers[%d]", i)
-		if strings.TrimSpace(sg.Name) == "" {
+	if cf.VisibilityMode != nil && *cf.VisibilityMode != 0 && *cf.VisibilityMode != 1 {
+		p.add("caseFile.visibilityMode", "must be 0 (signers see every document) or 1 (only those they sign)")
+	}
+	cf.SendAt.check(p, "caseFile.sendAt")
+	cf.ExpireAt.check(p, "caseFile.expireAt")
+	switch exp := cf.ExpireAt.t; {
+	case exp.IsZero():
+	case !exp.After(now):
+		p.add("caseFile.expireAt", "must be in the future")
+	case !cf.SendAt.t.IsZero() && !exp.After(cf.SendAt.t):
+		p.add("caseFile.expireAt", "must be after sendAt")
+	}
+	for i, cc := range cf.CCRecipients {
+		path := fmt.Sprintf("caseFile.ccRecipients[%d]", i)
+		if strings.TrimSpace(cc.Name) == "" {
 			p.add(path+".name", "is required")
 		}
-		if sg.Email != "" && !validEmail(sg.Email) {
+		switch {
+		case cc.Email == "":
+			p.add(path+".email", "is required")
+		case !validEmail(cc.Email):
 			p.add(path+".email", "is not an email address")
 		}
-		if sg.SignOrder != nil && *sg.SignOrder < 0 {
-			p.add(path+".signOrder", "must be 0 or more")
-		}
-		if sg.ReminderInterval != nil && *sg.ReminderInterval < 1 {
-			p.add(path+".reminderInterval", "must be at least 1 (days)")
-		}
+	}
+}
+
+// checkTitle checks a required title of 1 to maxTitle characters.
+func checkTitle(p *problems, field, title string) {
+	switch n := utf8.RuneCountInString(title); {
+	case strings.TrimSpace(title) == "":
+		p.add(field, "is required")
+	case n > maxTitle:
+		p.add(field, "must be at most %d characters, not %d", maxTitle, n)
 	}
 }
 
@@ -154,9 +177,17 @@ func checkDocuments(p *problems, cf *sendCaseFile, files []uploadedFile) {
 		} else {
 			named[d.Name] = i
 		}
+		checkTitle(p, path+".title", d.Title)
+		if d.DocumentOrder != nil && *d.DocumentOrder < 0 {
+			p.add(path+".documentOrder", "must be 0 or more")
+		}
 		for k, r := range d.Roles {
+			field := fmt.Sprintf("%s.roles[%d]", path, k)
+			if !checkRole(p, field, r) {
+				continue
+			}
 			if !roles[r] {
-				p.add(fmt.Sprintf("%s.roles[%d]", path, k), "no signer has the role %q", r)
+				p.add(field, "no signer has the role %q", r)
 			}
 		}
 	}

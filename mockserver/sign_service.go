@@ -8,76 +8,176 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 )
 
-// caseFileJSON is a case file as the signing service shows it (DESIGN
-// section 3). Times are UNIX seconds, 0 when not reached.
+// caseFileJSON is a case file as the signing service shows it
+// (docs/platform.md, "Signing service"). Times are unix seconds; those not
+// reached yet are null.
 type caseFileJSON struct {
-	ID         int64          `json:"id"`
-	Title      string         `json:"title"`
-	Status     int            `json:"status"`
-	UserID     int64          `json:"userId"`
-	CustomerID int64          `json:"customerId"`
-	Created    int64          `json:"created"`
-	Activated  int64          `json:"activated"`
-	Updated    int64          `json:"updated"`
-	Shared     bool           `json:"sharedFolder"`
-	Signers    []signerJSON   `json:"signers"`
-	Documents  []documentJSON `json:"documents"`
+	ID                        int64          `json:"id"`
+	Title                     string         `json:"title"`
+	Status                    int            `json:"status"`
+	UserID                    int64          `json:"userId"`
+	CustomerID                int64          `json:"customerId"`
+	Created                   int64          `json:"created"`
+	Activated                 *int64         `json:"activated"`
+	Updated                   int64          `json:"updated"`
+	ExpireAt                  *int64         `json:"expireAt"`
+	SendAt                    *int64         `json:"sendAt"`
+	Completed                 *int64         `json:"completed"`
+	Language                  string         `json:"language"`
+	Reference                 string         `json:"reference"`
+	MetaData                  string         `json:"metaData"`
+	FolderID                  int64          `json:"folderId,omitempty"`
+	SensitiveData             bool           `json:"sensitiveData"`
+	SignOnMeeting             bool           `json:"signOnMeeting"`
+	VisibilityMode            int            `json:"visibilityMode"`
+	DisableNotificationsOwner bool           `json:"disableNotificationsOwner"`
+	DisableEmailAttachments   bool           `json:"disableEmailAttachments"`
+	CCRecipients              []ccRecipient  `json:"ccRecipients"`
+	SignIteration             int            `json:"signIteration"`
+	Shared                    bool           `json:"sharedFolder"`
+	Signers                   []signerJSON   `json:"signers"`
+	Documents                 []documentJSON `json:"documents"`
 }
 
+// signerJSON is a signer; its role and sign order are on the signature
+// lines of the documents it signs.
 type signerJSON struct {
 	ID             int64              `json:"id"`
 	Name           string             `json:"name"`
-	Role           string             `json:"role"`
-	SignOrder      int                `json:"signOrder"`
+	OnBehalfOf     string             `json:"onBehalfOf,omitempty"`
+	SSNType        string             `json:"ssnType"`
+	VATIN          string             `json:"vatin,omitempty"`
+	StoreAsContact bool               `json:"storeAsContact"`
 	SigningRequest signingRequestJSON `json:"signingRequest"`
 }
 
+// signingRequestJSON is a signer's signing request with the texts and
+// settings of the Send definition.
 type signingRequestJSON struct {
-	ID     int64  `json:"id"`
-	Status int    `json:"status"`
-	Email  string `json:"email"`
+	ID                     int64    `json:"id"`
+	Status                 int      `json:"status"`
+	Email                  string   `json:"email"`
+	EmailSubject           string   `json:"emailSubject,omitempty"`
+	EmailText              string   `json:"emailText,omitempty"`
+	ReminderEmailSubject   string   `json:"reminderEmailSubject,omitempty"`
+	ReminderEmailText      string   `json:"reminderEmailText,omitempty"`
+	CompletedEmailSubject  string   `json:"completedEmailSubject,omitempty"`
+	CompletedEmailText     string   `json:"completedEmailText,omitempty"`
+	EmailFormat            string   `json:"emailFormat"`
+	ReminderInterval       int      `json:"reminderInterval"`
+	AccessControl          bool     `json:"accessControl"`
+	EnableInsecureSigning  bool     `json:"enableInsecureSigning"`
+	InsecureSigningMethods []string `json:"insecureSigningMethods"`
+	SecureSigningMethods   []string `json:"secureSigningMethods"`
+	Language               string   `json:"language,omitempty"`
+	SuccessURL             string   `json:"successUrl,omitempty"`
+	FailURL                string   `json:"failUrl,omitempty"`
+	ActiveAt               *int64   `json:"activeAt"`
+	ExpireAt               *int64   `json:"expireAt"`
 }
 
 type documentJSON struct {
-	ID         int64  `json:"id"`
-	DocumentID string `json:"documentId"`
-	Title      string `json:"title"`
-	Signable   bool   `json:"signable"`
-	Status     int    `json:"status"`
-	FileSize   int64  `json:"fileSize"`
-	Format     string `json:"format"`
+	ID             int64               `json:"id"`
+	CaseFileID     int64               `json:"caseFileId"`
+	DocumentID     string              `json:"documentId"`
+	DocumentOrder  int                 `json:"documentOrder"`
+	Title          string              `json:"title"`
+	MetaData       string              `json:"metaData,omitempty"`
+	Signable       bool                `json:"signable"`
+	Status         int                 `json:"status"`
+	FileSize       int64               `json:"fileSize"`
+	Format         string              `json:"format"`
+	Created        int64               `json:"created"`
+	SignatureLines []signatureLineJSON `json:"signatureLines"`
 }
 
-func unixOrZero(cf *caseFile, which byte) int64 {
-	t := cf.Created
-	switch which {
-	case 'a':
-		t = cf.Activated
-	case 'u':
-		t = cf.Updated
+// signatureLineJSON is a signature line; documentId is the document's
+// integer id here, not its string key.
+type signatureLineJSON struct {
+	ID          int64  `json:"id"`
+	SignerID    int64  `json:"signerId"`
+	DocumentID  int64  `json:"documentId"`
+	Role        string `json:"role"`
+	SignOrder   int    `json:"signOrder"`
+	ActivatedAt *int64 `json:"activatedAt"`
+	SignedAt    *int64 `json:"signedAt"`
+}
+
+// unixOrNil is t in unix seconds, nil when t is zero.
+func unixOrNil(t time.Time) *int64 {
+	if t.IsZero() {
+		return nil
 	}
+	u := t.Unix()
+	return &u
+}
+
+// unixOrZero is t in unix seconds, 0 when t is zero.
+func unixOrZero(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
 	}
 	return t.Unix()
 }
 
+// orEmpty answers a non-nil slice, so JSON shows [] rather than null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 // viewLocked answers the JSON of a case file; call with s.cases.mu held.
 func viewLocked(cf *caseFile) caseFileJSON {
 	out := caseFileJSON{ID: cf.ID, Title: cf.Title, Status: cf.Status, UserID: cf.UserID, CustomerID: cf.CustomerID,
-		Created: unixOrZero(cf, 'c'), Activated: unixOrZero(cf, 'a'), Updated: unixOrZero(cf, 'u'), Shared: cf.Shared,
-		Signers: []signerJSON{}, Documents: []documentJSON{}}
+		Created: unixOrZero(cf.Created), Activated: unixOrNil(cf.Activated), Updated: unixOrZero(cf.Updated),
+		ExpireAt: unixOrNil(cf.ExpireAt), SendAt: unixOrNil(cf.SendAt), Completed: unixOrNil(cf.Completed),
+		Language: cmpOr(cf.Language, "en"), Reference: cf.Reference, MetaData: cf.MetaData, FolderID: cf.FolderID,
+		SensitiveData: cf.SensitiveData, SignOnMeeting: cf.SignOnMeeting, VisibilityMode: cf.VisibilityMode,
+		DisableNotificationsOwner: cf.DisableNotificationsOwner, DisableEmailAttachments: cf.DisableEmailAttachments,
+		CCRecipients: orEmpty(cf.CCRecipients), Shared: cf.Shared,
+		Signers: make([]signerJSON, 0, len(cf.Signers)), Documents: make([]documentJSON, 0, len(cf.Documents))}
+	byID := make(map[int64]*signer, len(cf.Signers))
 	for _, sg := range cf.Signers {
-		out.Signers = append(out.Signers, signerJSON{ID: sg.ID, Name: sg.Name, Role: sg.Role, SignOrder: sg.SignOrder,
-			SigningRequest: signingRequestJSON{ID: sg.RequestID, Status: sg.Status, Email: sg.Email}})
+		byID[sg.ID] = sg
+		if sg.Status != sgNew {
+			out.SignIteration = max(out.SignIteration, sg.SignOrder)
+		}
+		out.Signers = append(out.Signers, signerView(sg))
 	}
 	for _, d := range cf.Documents {
-		out.Documents = append(out.Documents, documentJSON{ID: d.ID, DocumentID: d.DocumentID, Title: d.Title,
-			Signable: d.Signable, Status: d.Status, FileSize: d.FileSize, Format: cmpOr(d.Format, "pdf")})
+		dj := documentJSON{ID: d.ID, CaseFileID: cf.ID, DocumentID: d.DocumentID, DocumentOrder: d.DocumentOrder,
+			Title: d.Title, MetaData: d.MetaData, Signable: d.Signable, Status: d.Status, FileSize: d.FileSize,
+			Format: cmpOr(d.Format, "pdf"), Created: unixOrZero(d.Created),
+			SignatureLines: make([]signatureLineJSON, 0, len(d.Lines))}
+		for _, l := range d.Lines {
+			lj := signatureLineJSON{ID: l.ID, SignerID: l.SignerID, DocumentID: d.ID, Role: l.Role, SignOrder: l.SignOrder}
+			if sg := byID[l.SignerID]; sg != nil {
+				lj.ActivatedAt, lj.SignedAt = unixOrNil(sg.ActivatedAt), unixOrNil(sg.SignedAt)
+			}
+			dj.SignatureLines = append(dj.SignatureLines, lj)
+		}
+		out.Documents = append(out.Documents, dj)
 	}
 	return out
+}
+
+// signerView is the JSON of one signer.
+func signerView(sg *signer) signerJSON {
+	t := sg.Texts
+	return signerJSON{ID: sg.ID, Name: sg.Name, OnBehalfOf: sg.OnBehalfOf, SSNType: cmpOr(sg.SSNType, "legacy"),
+		VATIN: sg.VATIN, StoreAsContact: sg.StoreAsContact,
+		SigningRequest: signingRequestJSON{ID: sg.RequestID, Status: sg.Status, Email: sg.Email,
+			EmailSubject: t.RequestSubject, EmailText: t.RequestText, ReminderEmailSubject: t.ReminderSubject,
+			ReminderEmailText: t.ReminderText, CompletedEmailSubject: t.CompletedSubject, CompletedEmailText: t.CompletedText,
+			EmailFormat: cmpOr(sg.EmailFormat, "text"), ReminderInterval: sg.ReminderInterval, AccessControl: sg.AccessControl,
+			EnableInsecureSigning: sg.EnableInsecureSigning, InsecureSigningMethods: orEmpty(sg.InsecureSigningMethods),
+			SecureSigningMethods: orEmpty(sg.SecureSigningMethods), Language: sg.Language,
+			SuccessURL: sg.SuccessURL, FailURL: sg.FailURL, ActiveAt: unixOrNil(sg.ActiveAt), ExpireAt: unixOrNil(sg.ExpireAt)}}
 }
 
 // writeCaseFile answers 200 with a case file's JSON.
@@ -94,7 +194,8 @@ func (s *Server) writeCaseFile(w http.ResponseWriter, id int64) error {
 	return nil
 }
 
-// handleGetCaseFile is GET {Sign}/api/v1/casefiles/{casefileId}.
+// handleGetCaseFile is GET {Sign}/api/v1/casefiles/{casefileId}, and the
+// same under /api/v3 (docs/platform.md, "Signing service").
 func (s *Server) handleGetCaseFile(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
@@ -113,13 +214,12 @@ type docContent struct {
 	signed bool
 }
 
-// documentFor answers the content of a document the user may read: the
-// signed PDF when wantSigned is not false and one exists, else the original.
-// wantSigned true without a signed PDF is a 409.
+// documentFor answers the content of a document the user may read, named
+// by its integer id or its string documentId: the signed PDF when
+// wantSigned is not false and one exists, else the original. wantSigned
+// true without a signed PDF is a 409.
 func (s *Server) documentFor(documentID string, u *user, wantSigned *bool) (docContent, error) {
-	s.cases.mu.RLock()
-	d := s.cases.docs[documentID]
-	s.cases.mu.RUnlock()
+	d := s.cases.document(documentID)
 	if d == nil {
 		return docContent{}, errNotFound("no document %q", documentID)
 	}
@@ -140,9 +240,12 @@ func (s *Server) documentFor(documentID string, u *user, wantSigned *bool) (docC
 	return docContent{path: d.origPath, render: d.render}, nil
 }
 
-// handleDocumentContent is GET {Sign}/api/v3/documents/{documentId}/content:
-// Accept application/pdf (or none) → the PDF; application/json →
-// {"content":"<base64>","signed":bool}; ?signed=false → the original.
+// handleDocumentContent is GET {Sign}/api/v3/documents/{documentId}/content
+// (and /api/v1/..., the Connector's path). The path segment is the
+// document's integer id; a segment that is not all digits is read as the
+// string documentId key, which older callers sent. Accept application/pdf
+// (or none) → the PDF; application/json → {"content":"<base64>","signed":bool};
+// ?signed=false → the original (docs/platform.md, "Document content").
 func (s *Server) handleDocumentContent(w http.ResponseWriter, r *http.Request) error {
 	var want *bool
 	switch r.URL.Query().Get("signed") {

@@ -46,7 +46,7 @@ func TestCaseFilePermissions(t *testing.T) {
 	if st, b := call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), owner, nil, &details); st != 200 {
 		t.Fatalf("owner: %d %s", st, b)
 	}
-	docPath := "/api/v3/documents/" + details.Documents[0].DocumentID + "/content"
+	docPath := fmt.Sprintf("/api/v3/documents/%d/content", details.Documents[0].ID)
 	users := map[string]UserSpec{"super": {Name: "Super", SuperUser: true}, "colleague": {Name: "Colleague"},
 		"stranger": {Name: "Stranger", NewCustomer: true}}
 	tokens := map[string]string{"owner": owner}
@@ -94,6 +94,13 @@ func TestCaseFileDetailsShape(t *testing.T) {
 	signers := got["signers"].([]any)
 	ann, bob := signers[0].(map[string]any), signers[1].(map[string]any)
 	doc := got["documents"].([]any)[0].(map[string]any)
+	line := func(i int) map[string]any {
+		lines, _ := doc["signatureLines"].([]any)
+		if i >= len(lines) {
+			t.Fatalf("document has %d signature lines: %s", len(lines), b)
+		}
+		return lines[i].(map[string]any)
+	}
 	checks := []struct {
 		what      string
 		got, want any
@@ -103,11 +110,24 @@ func TestCaseFileDetailsShape(t *testing.T) {
 		{"userId", got["userId"], float64(DefaultUserID)},
 		{"customerId", got["customerId"], float64(DefaultCustomerID)},
 		{"activated", got["activated"], float64(epoch.Unix() + 1)},
-		{"ann role", ann["role"], "buyer"},
+		{"ann has no role of her own", ann["role"], nil},
 		{"ann request status", ann["signingRequest"].(map[string]any)["status"], float64(sgPending)},
 		{"ann email", ann["signingRequest"].(map[string]any)["email"], "ann@example.com"},
-		{"bob order", bob["signOrder"], float64(1)},
+		{"bob has no order of his own", bob["signOrder"], nil},
 		{"bob request status", bob["signingRequest"].(map[string]any)["status"], float64(sgNew)},
+		{"ann's line role", line(0)["role"], "buyer"},
+		{"ann's line signer", line(0)["signerId"], ann["id"]},
+		{"ann's line order", line(0)["signOrder"], float64(0)},
+		{"ann's line activated", line(0)["activatedAt"], float64(epoch.Unix() + 1)},
+		{"ann's line document", line(0)["documentId"], doc["id"]},
+		{"bob's line order", line(1)["signOrder"], float64(1)},
+		{"bob's line signer", line(1)["signerId"], bob["id"]},
+		{"bob's line not activated", line(1)["activatedAt"], nil},
+		{"doc case file", doc["caseFileId"], float64(id)},
+		{"doc order", doc["documentOrder"], float64(0)},
+		{"doc created", doc["created"], float64(epoch.Unix() + 1)},
+		{"expireAt null", got["expireAt"], nil},
+		{"language default", got["language"], "en"},
 		{"doc title", doc["title"], "The contract"},
 		{"doc signable", doc["signable"], true},
 		{"doc size", doc["fileSize"], float64(len(file.body))},
@@ -129,8 +149,8 @@ func TestDocumentContentAndSignedPDF(t *testing.T) {
 	id, _ := sndRun(t, s, tok, cf, file, annex)
 	var details caseFileJSON
 	call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &details)
-	main := "/api/v3/documents/" + details.Documents[0].DocumentID + "/content"
-	attach := "/api/v3/documents/" + details.Documents[1].DocumentID + "/content"
+	main := fmt.Sprintf("/api/v3/documents/%d/content", details.Documents[0].ID)
+	attach := fmt.Sprintf("/api/v3/documents/%d/content", details.Documents[1].ID)
 	type content struct {
 		Content []byte `json:"content"`
 		Signed  bool   `json:"signed"`

@@ -7,19 +7,20 @@ import (
 	"time"
 )
 
-// Case file statuses (DESIGN section 3).
+// Case file statuses (docs/platform.md, "Case file status").
 const (
-	cfNew       = 0
-	cfPending   = 1
-	cfRejected  = 2
-	cfDeleted   = 3
-	cfSigned    = 4
-	cfCompleted = 5
-	cfFailed    = 6
-	cfExpired   = 7
+	cfNew        = 0
+	cfPending    = 1
+	cfRejected   = 2
+	cfDeleted    = 3
+	cfSigned     = 4
+	cfCompleted  = 5
+	cfFailed     = 6
+	cfExpired    = 7
+	cfAnonymized = 8
 )
 
-// Signer statuses (DESIGN section 3).
+// Signer statuses (docs/platform.md, "Signer status").
 const (
 	sgNew           = 0
 	sgPending       = 1
@@ -48,6 +49,8 @@ func caseFileStatusName(st int) string {
 		return "failed"
 	case cfExpired:
 		return "expired"
+	case cfAnonymized:
+		return "anonymized"
 	}
 	return "unknown"
 }
@@ -71,8 +74,9 @@ func signerStatusName(st int) string {
 	return "unknown"
 }
 
-// signingState is the state of Mock II's domain: the Send jobs, the event
-// log, the email outbox, the signing links and the temporary directory.
+// signingState is the state of the Send and signing domain: the Send jobs,
+// the queue status rate limit, the event log, the email outbox, the signing
+// links and the temporary directory.
 // mu serializes the signing simulation: every status change of a case file
 // or signer, and the events it emits, happen under it (and under the case
 // file store's lock for the writes), so each case file's events are in the
@@ -83,6 +87,7 @@ type signingState struct {
 	events  *eventLog
 	outbox  *outbox
 	jobs    *jobStore
+	polls   *rateLimiter // queue status checks per job, on the wall clock
 	uploads *tempDir
 	page    *template.Template // the signing page
 }
@@ -90,18 +95,23 @@ type signingState struct {
 // linkRef locates the signer of a signing link.
 type linkRef struct{ caseFileID, signerID int64 }
 
-// initSigning sets up Mock II: the Send API, the queue status check, the
-// signing service, the signing pages, the simulation and its control API.
+// initSigning sets up the Send API, the queue status check, the signing
+// service, the signing pages, the simulation and its control API.
 func (s *Server) initSigning() {
 	s.sign = &signingState{links: map[string]linkRef{}, events: newEventLog(), outbox: &outbox{},
-		jobs: newJobStore(), uploads: &tempDir{}, page: template.Must(template.New("sign").Parse(signingPageHTML))}
+		jobs: newJobStore(), polls: newRateLimiter(queueStatusLimit, time.Minute, time.Now), uploads: &tempDir{},
+		page: template.Must(template.New("sign").Parse(signingPageHTML))}
 	s.cases.onAdd = s.activate
 	s.onReset(s.resetSigning)
 	rt := s.router
 	rt.handle(svcSend, http.MethodPost, sendCreatePath, s.handleSendCreate)
 	rt.handleOpen(svcSend, http.MethodPost, "/api/v1/queue/public/status", s.handleQueueStatus)
+	rt.handle(svcSign, http.MethodGet, "/api/v1/casefiles", s.handleListCaseFiles)
 	rt.handle(svcSign, http.MethodGet, "/api/v1/casefiles/{casefileId}", s.handleGetCaseFile)
+	rt.handle(svcSign, http.MethodDelete, "/api/v1/casefiles/{casefileId}", s.handleDeleteCaseFile)
+	rt.handle(svcSign, http.MethodGet, "/api/v3/casefiles/{casefileId}", s.handleGetCaseFile)
 	rt.handle(svcSign, http.MethodGet, "/api/v3/documents/{documentId}/content", s.handleDocumentContent)
+	rt.handle(svcSign, http.MethodGet, "/api/v1/documents/{documentId}/content", s.handleDocumentContent)
 	rt.handle(svcPublic, http.MethodGet, "/public/sign/{token}", s.handleSigningPage)
 	rt.handle(svcPublic, http.MethodPost, "/public/sign/{token}", s.handleSigningPost)
 	rt.handle(svcPublic, http.MethodGet, "/public/sign/{token}/documents/{documentId}", s.handleSigningDocument)
@@ -109,6 +119,7 @@ func (s *Server) initSigning() {
 		rt.handle(svcControl, http.MethodPost, "/casefiles/{casefileId}/signers/{signerId}/{action}", s.ctlSignerAction)
 		rt.handle(svcControl, http.MethodPost, "/casefiles/{casefileId}/shared-folder", s.ctlSharedFolder)
 		rt.handle(svcControl, http.MethodPost, "/casefiles/{casefileId}/expiry", s.ctlExpiry)
+		rt.handle(svcControl, http.MethodPost, "/casefiles/{casefileId}/anonymize", s.ctlAnonymize)
 		rt.handle(svcControl, http.MethodGet, "/emails", s.ctlEmails)
 		rt.handle(svcControl, http.MethodGet, "/events", s.ctlEvents)
 	}
@@ -121,6 +132,7 @@ func (s *Server) resetSigning() {
 	s.sign.events.reset()
 	s.sign.outbox.reset()
 	s.sign.jobs.reset()
+	s.sign.polls.reset()
 	s.sign.uploads.removeAll()
 }
 
@@ -157,7 +169,9 @@ func (s *Server) write(fn func()) {
 // activate starts the signing process of a new case file: it becomes
 // pending and the signers of the lowest signOrder are activated. Both a
 // Send job and a form submission reach it through the store's add hook;
-// calling it again, or on a case file without signers, does nothing.
+// calling it again, or on a case file without signers, does nothing. A
+// case file whose sendAt lies ahead gets its signing links now and stays
+// new (0) until sendAt, when it is activated.
 func (s *Server) activate(cf *caseFile) {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
@@ -166,22 +180,39 @@ func (s *Server) activate(cf *caseFile) {
 	}
 	now := s.Now()
 	s.write(func() {
-		cf.Status, cf.Activated, cf.Updated = cfPending, now, now
-		for _, d := range cf.Documents {
-			d.Status = cfPending
-		}
 		for _, sg := range cf.Signers {
-			sg.Token = randomHex(20)
+			if sg.Token == "" {
+				sg.Token = randomHex(20)
+			}
 		}
 	})
 	for _, sg := range cf.Signers {
 		s.sign.links[sg.Token] = linkRef{caseFileID: cf.ID, signerID: sg.ID}
 	}
 	s.measureRendered(cf)
+	if now.Before(cf.SendAt) {
+		id := cf.ID
+		cf.sending = s.clock.at(cf.SendAt, func() { s.activateID(id) })
+		return
+	}
+	s.write(func() {
+		cf.Status, cf.Activated, cf.Updated = cfPending, now, now
+		for _, d := range cf.Documents {
+			d.Status = cfPending
+		}
+	})
 	if !cf.ExpireAt.IsZero() {
 		s.scheduleExpiry(cf)
 	}
 	s.nextRound(cf)
+}
+
+// activateID activates a case file whose sendAt has come, unless it was
+// deleted meanwhile.
+func (s *Server) activateID(caseFileID int64) {
+	if cf, _ := s.lookupSigner(caseFileID, 0); cf != nil {
+		s.activate(cf)
+	}
 }
 
 // measureRendered records the size of documents rendered on demand (the
@@ -287,6 +318,10 @@ func (s *Server) complete(cf *caseFile) {
 			s.emailSigner(cf, sg, "completed")
 		}
 	}
+	for _, cc := range cf.CCRecipients {
+		subject, text := ccEmail(cf, cc)
+		s.sendEmail(cc.Email, subject, text, "")
+	}
 }
 
 // emailSigner sends sg the email of kind ("request", "reminder" or
@@ -343,8 +378,10 @@ func (s *Server) expire(caseFileID int64) {
 	s.emitCaseFile(cf, evCaseFileExpired)
 }
 
-// cancelTimers stops a case file's expiry and every reminder.
+// cancelTimers stops a case file's planned activation, its expiry and
+// every reminder.
 func (s *Server) cancelTimers(cf *caseFile) {
+	s.clock.cancel(cf.sending)
 	s.clock.cancel(cf.expiry)
 	for _, sg := range cf.Signers {
 		s.clock.cancel(sg.reminder)

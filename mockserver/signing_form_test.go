@@ -58,10 +58,11 @@ func TestFormSubmissionIsActivatedAndSignedOnThePage(t *testing.T) {
 	}
 	var details caseFileJSON
 	call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &details)
-	if details.Status != cfCompleted || details.Documents[0].FileSize == 0 {
+	if details.Status != cfCompleted || details.Documents[0].FileSize == 0 || len(details.Documents[0].SignatureLines) != 1 ||
+		details.Documents[0].SignatureLines[0].SignerID != details.Signers[0].ID || details.Documents[0].SignatureLines[0].SignedAt == nil {
 		t.Fatalf("details after signing: %+v", details)
 	}
-	_, signed := sndGet(t, s, "/api/v3/documents/"+details.Documents[0].DocumentID+"/content", tok, "application/pdf")
+	_, signed := sndGet(t, s, fmt.Sprintf("/api/v3/documents/%d/content", details.Documents[0].ID), tok, "application/pdf")
 	text := sndPDFText(t, signed)
 	for _, w := range []string{"Ann ApS", "Signatures", "Ann Smith"} {
 		if !strings.Contains(text, w) {

@@ -59,7 +59,8 @@ type sndScenario struct {
 	emails     int // emails in the outbox at the end
 }
 
-// sndScenarios are the scenarios of issue 4 and a few more.
+// sndScenarios are signing scenarios: rounds, rejection, the signing page,
+// reminders, expiry, email events and deleted signers.
 func sndScenarios() []sndScenario {
 	reminding := sndCase("Ann:ann@example.com")
 	reminding["signers"].([]any)[0].(map[string]any)["reminderInterval"] = 1

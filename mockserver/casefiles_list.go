@@ -1,0 +1,250 @@
+package mockserver
+
+import (
+	"cmp"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Paging of GET {Sign}/api/v1/casefiles (docs/platform.md, "List").
+const (
+	defaultPerPage = 100
+	maxPerPage     = 1000
+)
+
+// caseFileQuery is the parsed query of GET {Sign}/api/v1/casefiles.
+type caseFileQuery struct {
+	statuses      []int
+	title         string // substring, any case
+	metaData      string // substring, any case
+	reference     string // exact
+	ids           []int64
+	after, before int64 // unix seconds, exclusive; 0: no bound
+	sort          []sortKey
+	paginate      bool
+	page, perPage int
+	limit, offset int // without x-paginate; limit 0: all
+}
+
+// sortKey is one key of the sort order.
+type sortKey struct {
+	field string
+	desc  bool
+}
+
+// caseFileSortFields are the fields a list can be sorted by.
+var caseFileSortFields = []string{"created", "id", "title", "status", "updated"}
+
+// parseCaseFileQuery reads the filters status (comma-separated), title,
+// metaData, reference, ids (comma-separated), createdAfter and
+// createdBefore (unix seconds), the order sort (fields, comma-separated,
+// "-" for descending; default -created) with the SDKs' order=asc|desc, and
+// the paging: with the header x-paginate: true, page (from 1) and perPage
+// or per_page (default 100); else the PHP SDK's limit and offset.
+func parseCaseFileQuery(r *http.Request) (caseFileQuery, error) {
+	q := r.URL.Query()
+	var p problems
+	cq := caseFileQuery{title: strings.ToLower(q.Get("title")), metaData: strings.ToLower(q.Get("metaData")),
+		reference: q.Get("reference"), page: 1, perPage: defaultPerPage,
+		paginate: strings.EqualFold(strings.TrimSpace(r.Header.Get("x-paginate")), "true")}
+	for _, v := range splitList(q.Get("status")) {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < cfNew || n > cfAnonymized {
+			p.add("status", "must be case file statuses from 0 to 8, comma-separated")
+			break
+		}
+		cq.statuses = append(cq.statuses, n)
+	}
+	for _, v := range splitList(q.Get("ids")) {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			p.add("ids", "must be positive case file ids, comma-separated")
+			break
+		}
+		cq.ids = append(cq.ids, n)
+	}
+	cq.after = queryUnix(&p, q, "createdAfter")
+	cq.before = queryUnix(&p, q, "createdBefore")
+	cq.sort = parseSort(&p, q.Get("sort"), q.Get("order"))
+	cq.page = queryInt(&p, q, 1, -1, "page")
+	cq.perPage = queryInt(&p, q, defaultPerPage, maxPerPage, "perPage", "per_page")
+	cq.limit = queryInt(&p, q, 0, maxPerPage, "limit")
+	cq.offset = queryInt(&p, q, 0, -1, "offset")
+	return cq, p.err()
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// queryUnix reads unix seconds (or an RFC 3339 time) from the query.
+func queryUnix(p *problems, q url.Values, name string) int64 {
+	v := q.Get(name)
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+		return n
+	}
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return t.Unix()
+	}
+	p.add(name, "must be a time in unix seconds")
+	return 0
+}
+
+// queryInt reads the first of names present: an integer of at least lo
+// (with lo 0 for limit and offset, 1 otherwise) and at most hi (hi < 0: no
+// bound); def when none is present.
+func queryInt(p *problems, q url.Values, def, hi int, names ...string) int {
+	for _, name := range names {
+		v := q.Get(name)
+		if v == "" {
+			continue
+		}
+		lo := 1
+		if def == 0 {
+			lo = 0
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || (hi >= 0 && n > hi) {
+			if hi >= 0 {
+				p.add(name, "must be an integer from %d to %d", lo, hi)
+			} else {
+				p.add(name, "must be an integer of at least %d", lo)
+			}
+			return def
+		}
+		return n
+	}
+	return def
+}
+
+// parseSort reads sort ("-created,title") and order ("desc,asc", used for
+// keys without a sign).
+func parseSort(p *problems, sort, order string) []sortKey {
+	fields, dirs := splitList(sort), splitList(order)
+	if len(fields) == 0 {
+		return []sortKey{{field: "created", desc: true}}
+	}
+	var keys []sortKey
+	for i, f := range fields {
+		k := sortKey{field: strings.TrimPrefix(f, "-"), desc: strings.HasPrefix(f, "-")}
+		if !strings.HasPrefix(f, "-") && i < len(dirs) {
+			switch strings.ToLower(dirs[i]) {
+			case "desc":
+				k.desc = true
+			case "asc":
+			default:
+				p.add("order", "must be asc or desc, comma-separated")
+			}
+		}
+		if !slices.Contains(caseFileSortFields, k.field) {
+			p.add("sort", "must name fields among %s, each optionally prefixed with -", strings.Join(caseFileSortFields, ", "))
+			return nil
+		}
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// matches tells whether a case file passes the query's filters.
+func (cq *caseFileQuery) matches(cf *caseFile) bool {
+	created := cf.Created.Unix()
+	return (len(cq.statuses) == 0 || slices.Contains(cq.statuses, cf.Status)) &&
+		(len(cq.ids) == 0 || slices.Contains(cq.ids, cf.ID)) &&
+		strings.Contains(strings.ToLower(cf.Title), cq.title) &&
+		strings.Contains(strings.ToLower(cf.MetaData), cq.metaData) &&
+		(cq.reference == "" || cf.Reference == cq.reference) &&
+		(cq.after == 0 || created > cq.after) && (cq.before == 0 || created < cq.before)
+}
+
+// compare orders two case files by the query's sort keys, then by id in
+// the direction of the first key, so the order is total.
+func (cq *caseFileQuery) compare(a, b *caseFile) int {
+	for _, k := range cq.sort {
+		var c int
+		switch k.field {
+		case "created":
+			c = a.Created.Compare(b.Created)
+		case "updated":
+			c = a.Updated.Compare(b.Updated)
+		case "title":
+			c = cmp.Compare(a.Title, b.Title)
+		case "status":
+			c = cmp.Compare(a.Status, b.Status)
+		case "id":
+			c = cmp.Compare(a.ID, b.ID)
+		}
+		if k.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	if len(cq.sort) > 0 && cq.sort[0].desc {
+		return cmp.Compare(b.ID, a.ID)
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// handleListCaseFiles is GET {Sign}/api/v1/casefiles: the case files the
+// user may read (their own; a super API user's or the shared folder's
+// within the customer), filtered and sorted as parseCaseFileQuery reads,
+// as a bare JSON array. With x-paginate: true it answers one page and, while
+// more follow, a Link header to the next one, rel="next", carrying page and
+// both perPage and per_page (the .NET SDK reads per_page from it;
+// docs/platform.md, "List").
+func (s *Server) handleListCaseFiles(w http.ResponseWriter, r *http.Request) error {
+	cq, err := parseCaseFileQuery(r)
+	if err != nil {
+		return err
+	}
+	u := userFrom(r)
+	s.cases.mu.RLock()
+	var matched []*caseFile
+	for _, cf := range s.cases.files {
+		if visible(cf, u) && cq.matches(cf) {
+			matched = append(matched, cf)
+		}
+	}
+	slices.SortFunc(matched, cq.compare)
+	from, to := 0, len(matched)
+	switch {
+	case cq.paginate:
+		from = min((cq.page-1)*cq.perPage, len(matched))
+		to = min(from+cq.perPage, len(matched))
+	case cq.offset > 0 || cq.limit > 0:
+		from = min(cq.offset, len(matched))
+		if cq.limit > 0 {
+			to = min(from+cq.limit, len(matched))
+		}
+	}
+	out := make([]caseFileJSON, 0, to-from)
+	for _, cf := range matched[from:to] {
+		out = append(out, viewLocked(cf))
+	}
+	s.cases.mu.RUnlock()
+	if cq.paginate && to < len(matched) {
+		next := r.URL.Query()
+		next.Set("page", strconv.Itoa(cq.page+1))
+		next.Set("perPage", strconv.Itoa(cq.perPage))
+		next.Set("per_page", strconv.Itoa(cq.perPage))
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next"`, baseURLOf(r), r.URL.Path, next.Encode()))
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}

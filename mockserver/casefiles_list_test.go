@@ -1,0 +1,191 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cfList lists case files with a token; paginate sends x-paginate: true.
+// It answers the status, the ids in order and the Link header.
+func cfList(t *testing.T, s *Server, tok, query string, paginate bool) (int, []int64, string) {
+	t.Helper()
+	req := newReq(t, s, "GET", "/api/v1/casefiles"+query)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if paginate {
+		req.Header.Set("x-paginate", "true")
+	}
+	resp, err := (&http.Client{Transport: s.Transport()}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		return resp.StatusCode, nil, string(b)
+	}
+	var items []caseFileJSON
+	if err := json.Unmarshal(b, &items); err != nil {
+		t.Fatalf("list %s: not a bare array: %s", query, b)
+	}
+	ids := []int64{}
+	for _, it := range items {
+		ids = append(ids, it.ID)
+	}
+	return resp.StatusCode, ids, resp.Header.Get("Link")
+}
+
+// cfUser adds a user and answers a token of theirs.
+func cfUser(t *testing.T, s *Server, spec UserSpec) string {
+	t.Helper()
+	c, err := s.AddUser(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return login(t, s, c)
+}
+
+// cfTitled is a one-signer case file with a title and extra fields.
+func cfTitled(title string, extra map[string]any) map[string]any {
+	cf := sndCase("Ann:ann@example.com")
+	cf["title"] = title
+	for k, v := range extra {
+		cf[k] = v
+	}
+	return cf
+}
+
+func TestListCaseFiles(t *testing.T) {
+	t.Parallel()
+	s, owner, file := sndServer(t)
+	colleague := cfUser(t, s, UserSpec{Name: "Colleague"})
+	super := cfUser(t, s, UserSpec{Name: "Super", SuperUser: true})
+	stranger := cfUser(t, s, UserSpec{Name: "Stranger", NewCustomer: true})
+	alpha, _ := sndRun(t, s, owner, cfTitled("Alpha lease", map[string]any{"reference": "R-1"}), file)
+	s.Advance(time.Minute) // tokens live 10 minutes of mock time
+	beta, _ := sndRun(t, s, owner, cfTitled("Beta contract", map[string]any{"reference": "R-2", "metaData": "VIP customer"}), file)
+	s.Advance(time.Minute)
+	gamma, _ := sndRun(t, s, colleague, cfTitled("Gamma lease", nil), file)
+	delta, _ := sndRun(t, s, colleague, cfTitled("Delta", nil), file)
+	other, _ := sndRun(t, s, stranger, cfTitled("Alpha elsewhere", nil), file)
+	if err := s.SignerAction(alpha, sndSignerID(t, s, alpha, "Ann"), ActionSign); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ShareCaseFile(delta, true); err != nil {
+		t.Fatal(err)
+	}
+	created := func(id int64) int64 {
+		s.cases.mu.RLock()
+		defer s.cases.mu.RUnlock()
+		return s.cases.files[id].Created.Unix()
+	}
+	tests := []struct {
+		who, tok, query string
+		want            []int64
+	}{
+		{"owner", owner, "", []int64{delta, beta, alpha}},
+		{"owner", owner, "?sort=created", []int64{alpha, beta, delta}},
+		{"owner", owner, "?sort=-created", []int64{delta, beta, alpha}},
+		{"owner", owner, "?sort=title&order=desc", []int64{delta, beta, alpha}},
+		{"owner", owner, "?sort=title", []int64{alpha, beta, delta}},
+		{"owner", owner, "?status=5", []int64{alpha}},
+		{"owner", owner, "?status=1,5", []int64{delta, beta, alpha}},
+		{"owner", owner, "?title=LEASE", []int64{alpha}},
+		{"owner", owner, "?reference=R-2", []int64{beta}},
+		{"owner", owner, "?reference=R", []int64{}},
+		{"owner", owner, "?metaData=vip", []int64{beta}},
+		{"owner", owner, fmt.Sprintf("?ids=%d,%d,%d", alpha, gamma, other), []int64{alpha}},
+		{"owner", owner, fmt.Sprintf("?createdAfter=%d", created(alpha)), []int64{delta, beta}},
+		{"owner", owner, fmt.Sprintf("?createdBefore=%d", created(beta)), []int64{alpha}},
+		{"owner", owner, "?limit=1&offset=1", []int64{beta}},
+		{"colleague", colleague, "", []int64{delta, gamma}},
+		{"super", super, "", []int64{delta, gamma, beta, alpha}},
+		{"super", super, "?title=lease", []int64{gamma, alpha}},
+		{"stranger", stranger, "", []int64{other}},
+	}
+	for _, tc := range tests {
+		st, ids, _ := cfList(t, s, tc.tok, tc.query, false)
+		if st != 200 || !slices.Equal(ids, tc.want) {
+			t.Errorf("%s GET /api/v1/casefiles%s: %d %v, want %v", tc.who, tc.query, st, ids, tc.want)
+		}
+	}
+	for _, bad := range []string{"?status=9", "?status=x", "?ids=0", "?createdAfter=soon", "?sort=color", "?sort=title&order=up",
+		"?limit=-1", "?offset=x"} {
+		if st, _, body := cfList(t, s, owner, bad, false); st != http.StatusUnprocessableEntity {
+			t.Errorf("GET /api/v1/casefiles%s: %d %s, want 422", bad, st, body)
+		}
+	}
+	if st, _, _ := cfList(t, s, "", "", false); st != http.StatusUnauthorized {
+		t.Errorf("without a token: %d, want 401", st)
+	}
+}
+
+func TestListCaseFilesPages(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	var all []int64
+	for i := range 7 {
+		id, _ := sndRun(t, s, tok, cfTitled(fmt.Sprintf("Case %d", i), nil), file)
+		all = append([]int64{id}, all...) // newest first
+	}
+	linkRE := regexp.MustCompile(`^<(http://signkit\.mock/api/v1/casefiles\?[^>]+)>; rel="next"$`)
+	for _, tc := range []struct {
+		first string
+		pages []int
+	}{
+		{"?perPage=3", []int{3, 3, 1}},
+		{"?per_page=2&sort=-created", []int{2, 2, 2, 1}},
+		{"?perPage=7", []int{7}},
+		{"", []int{7}},
+	} {
+		var got []int64
+		var sizes []int
+		query := tc.first
+		for range 10 {
+			st, ids, link := cfList(t, s, tok, query, true)
+			if st != 200 {
+				t.Fatalf("%s: %d %s", query, st, link)
+			}
+			got, sizes = append(got, ids...), append(sizes, len(ids))
+			if link == "" {
+				break
+			}
+			m := linkRE.FindStringSubmatch(link)
+			if m == nil {
+				t.Fatalf("Link %q", link)
+			}
+			u, err := url.Parse(m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.Query().Get("per_page") == "" || u.Query().Get("perPage") == "" || u.Query().Get("page") == "" {
+				t.Fatalf("Link %q lacks page, perPage or per_page", link)
+			}
+			query = "?" + u.RawQuery
+		}
+		if !slices.Equal(got, all) || !slices.Equal(sizes, tc.pages) {
+			t.Errorf("pages from %q: %v in pages of %v, want %v in pages of %v", tc.first, got, sizes, all, tc.pages)
+		}
+	}
+	if st, ids, link := cfList(t, s, tok, "?page=9&perPage=3", true); st != 200 || len(ids) != 0 || link != "" {
+		t.Errorf("past the end: %d %v %q, want an empty page without Link", st, ids, link)
+	}
+	if st, ids, link := cfList(t, s, tok, "?perPage=2", false); st != 200 || len(ids) != 7 || link != "" {
+		t.Errorf("without x-paginate: %d %d items, Link %q; want every case file and no Link", st, len(ids), link)
+	}
+	for _, bad := range []string{"?page=0", "?perPage=0", "?per_page=1001", "?page=x"} {
+		if st, _, body := cfList(t, s, tok, bad, true); st != http.StatusUnprocessableEntity || !strings.Contains(body, "details") {
+			t.Errorf("%s: %d %s, want 422", bad, st, body)
+		}
+	}
+}
