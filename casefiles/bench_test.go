@@ -80,7 +80,7 @@ func benchUpload(b *testing.B, client *signkit.Client, srv *httptest.Server, siz
 	if err != nil {
 		b.Fatal(err)
 	}
-	cf := &casefiles.CaseFile{Title: "Big", Signers: []casefiles.Signer{{Name: "A"}}, Documents: []casefiles.Document{{Name: "big.pdf"}}}
+	cf := &casefiles.CaseFile{Title: "Big", Signers: []casefiles.Signer{{Name: "A"}}, Documents: []casefiles.Document{{Name: "big.pdf", Title: "Big"}}}
 	create := func() {
 		if _, err := client.CaseFiles.Create(b.Context(), cf, up); err != nil {
 			b.Fatal(err)

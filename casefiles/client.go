@@ -14,7 +14,8 @@ import (
 const createPath = "/api/v1/casefiles/20251022/create"
 
 // Client calls the simple case file creation service (Create, Status, Wait)
-// and the signing service (Get, DownloadDocument, DocumentContent). Get it
+// and the signing service (Get, List, All, Delete, DownloadDocument,
+// DocumentContent). Get it
 // as the CaseFiles field of a signkit.Client; it is safe for concurrent use.
 type Client struct {
 	t    *transport.Client
@@ -30,17 +31,27 @@ func NewClient(t *transport.Client, sendURL, signURL string) *Client {
 	return &Client{t: t, send: sendURL, sign: signURL}
 }
 
-// createAnswer holds both places the service puts the job's identity.
+// createAnswer holds both places the service puts the job's identity: the
+// top level and jobs[0] (docs/platform.md, Send: Create).
 type createAnswer struct {
 	Job
 	Jobs []Job `json:"jobs"`
 }
 
 // Create validates cf with uploads and creates the case file in one
-// multipart request: a "data" part with {"caseFile":{...}} and one "files"
-// part per upload (its Name as file name, Content-Type application/pdf).
-// It returns the asynchronous job; Wait (or Status) gives the case file id
-// and the signing links once the job has run.
+// multipart request: a "data" text field holding {"caseFile":{...}}, then
+// one "files" part per document, in the order of cf.Documents whatever the
+// order of uploads (the upload's Name as file name, Content-Type
+// application/pdf). Any 2xx answer is success (the platform answers 200);
+// the job's uuid and payloadHash are read from the top level of the answer
+// or from its jobs[0]. It returns the asynchronous job; Wait (or Status)
+// gives the case file id and the signing links once the job has run.
+//
+// The platform refuses a duplicate: the same case file with the same files
+// sent again by the same user (within 24 hours on the mock) is accepted
+// here, but its job ends aborted_duplicated and Wait returns an error
+// matching ErrDuplicate. Change something (the title, a reference) to send
+// a case file again on purpose.
 //
 // An invalid case file is refused with a *ValidationError and nothing is
 // sent. The body is streamed: each upload is opened when the body reaches

@@ -1,22 +1,25 @@
 // Package casefiles creates complete case files in one request and follows
 // them through signing: simple case file creation (signers, documents,
-// signing rounds, roles, email texts and reminders with the files in one
-// streamed multipart upload), the queue status check of the asynchronous
-// creation job, and the signing service's case file details and document
-// content (signed or original PDFs).
+// signing rounds, roles, email texts, reminders and the platform's other
+// case file, signer and document settings, with the files in one streamed
+// multipart upload), the queue status check of the asynchronous creation
+// job, and the signing service's case files: details, listing, deletion
+// and document content (signed or original PDFs). The wire is described in
+// the repository's docs/platform.md.
 //
 // Use it through the CaseFiles field of a signkit.Client:
 //
 //	contract, err := casefiles.FileUpload("contract.pdf")
 //	terms := casefiles.BytesUpload("terms.pdf", termsPDF)
 //	job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{
-//		Title: "Employment contract",
+//		Title:     "Employment contract",
+//		Reference: "HR-2026-17",
 //		Signers: []casefiles.Signer{
 //			{Name: "Ada Employee", Email: "ada@example.com", Role: "employee"},
 //			{Name: "Bob Boss", Email: "bob@example.com", Role: "employer", SignOrder: 1, ReminderInterval: 2},
 //		},
 //		Documents: []casefiles.Document{
-//			{Name: "contract.pdf", Title: "Contract"},
+//			{Name: "contract.pdf", Title: "Contract", Roles: []string{"employee", "employer"}},
 //			{Name: "terms.pdf", Title: "Terms", Signable: casefiles.Bool(false)},
 //		},
 //	}, contract, terms)
@@ -24,41 +27,80 @@
 //
 // # Validation before sending
 //
-// CaseFile.Validate checks a case file and its uploads and reports every
-// problem at once in a *ValidationError: a title, at least one signer, a
-// name for every signer, at least one signable document, documents and
-// uploads matched one to one by name, document roles that are signer roles,
-// sign orders of 0 or more and reminder intervals of at least one day.
-// Create calls it and sends nothing for an invalid case file.
-// errors.Is(err, signkit.ErrValidation) holds both for these errors and for
-// a 400 or 422 answered by the service (a *signkit.Error with Details).
+// CaseFile.Validate checks a case file and its uploads against the
+// platform's rules and reports every problem at once in a
+// *ValidationError: a title (at most 1024 characters), at least one signer,
+// a name for every signer, roles of the platform's pattern, email texts of
+// at least 5 characters, absolute success and fail URLs, known languages,
+// times the platform's unix seconds can say, at least one signable
+// document, a title for every document, documents and uploads matched one
+// to one by name, document roles that are signer roles, sign orders of 0
+// or more and reminder intervals of at least one day. Create calls it and
+// sends nothing for an invalid case file. errors.Is(err,
+// signkit.ErrValidation) holds both for these errors and for a 400 or 422
+// answered by the service (a *signkit.Error with Details).
+//
+// A Signer's SSN is personal data: the fmt verbs and log/slog print a
+// Signer (and a CaseFile) with the SSN redacted, and no validation problem
+// quotes it.
 //
 // # Uploads
 //
-// An Upload is a name, an exact size and an opener. Create streams the
-// multipart body: the part headers are computed up front, each file is
-// opened when the body reaches it and closed after, and Content-Length is
-// exact. The body is rebuilt from the openers for every attempt, so a
-// renewal after 401 or a retry after 429 or 503 re-sends the files without
-// ever holding them in memory. A file whose length differs from its Size
-// fails the request rather than sending a corrupt body. A create answered
-// 500, or whose connection dropped after it was sent, is not re-sent: it
-// may have created the case file.
+// An Upload is a name, an exact size and an opener. Create sends the data
+// part, a text field holding {"caseFile":{...}}, then the files in the
+// order of CaseFile.Documents, whatever the order in which the uploads are
+// passed. It streams the multipart body: the part headers are computed up
+// front, each file is opened when the body reaches it and closed after,
+// and Content-Length is exact. The body is rebuilt from the openers for
+// every attempt, so a renewal after 401 or a retry after 429 or 503
+// re-sends the files without ever holding them in memory. A file whose
+// length differs from its Size fails the request rather than sending a
+// corrupt body. A create answered 500, or whose connection dropped after
+// it was sent, is not re-sent: it may have created the case file.
 //
 // # Jobs
 //
-// Create answers with a Job. Status checks it once; Wait polls until the
-// job has completed and returns the case file id and one signing link per
-// signer (deliver those yourself to signers without an email), or returns a
-// *JobFailedError. Wait's polling stays under the service's 20 requests a
-// minute per job and ends with its context.
+// Create answers with a Job. Status checks it once and gives the whole
+// queue record (state, result, retries, times); Wait polls until the job
+// has completed and returns the case file id and one signing link per
+// signer (deliver those yourself to signers without an email), or returns
+// a *JobFailedError. Wait's polling stays under the service's 20 requests
+// a minute per job and ends with its context.
+//
+// The platform refuses duplicates: the same case file with the same files
+// sent again by the same user gets a job that ends aborted_duplicated, and
+// no second case file or email. Wait then returns a *DuplicateError, for
+// which errors.Is(err, ErrDuplicate) holds and whose FirstUUID is the first
+// job's uuid when the platform names it:
+//
+//	result, err := client.CaseFiles.Wait(ctx, job)
+//	var dup *casefiles.DuplicateError
+//	if errors.As(err, &dup) {
+//		// already sent as job dup.FirstUUID
+//	}
 //
 // # Signing service
 //
-// Get returns the case file's Details: status (CaseFileStatus), signers with
-// the status of their requests (SignerStatus), and documents with their
-// DocumentID. DownloadDocument streams a document's PDF (the signed one once
-// the case file is completed, or the unsigned one with Original) into an
-// io.Writer; DocumentContent returns the JSON representation with the PDF
-// decoded.
+// Get returns the case file's Details: status (CaseFileStatus), owner,
+// times and settings, signers with the status of their requests
+// (SignerStatus), and documents with their signature lines. The platform
+// keeps each signer's role and round on the signature lines; Get fills
+// SignerDetails.Role and SignOrder from them (the rule is on
+// SignerDetails). List returns one page of the user's case files, newest
+// first, filtered by ListOptions; All iterates over every page:
+//
+//	for d, err := range client.CaseFiles.All(ctx, &casefiles.ListOptions{Reference: "HR-2026-17"}) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(d.ID, d.Title, d.Status)
+//	}
+//
+// Delete deletes a case file that is not completed. DownloadDocument
+// streams a document's PDF (the signed one once the case file is
+// completed, with a page listing who signed and when, or the unsigned one
+// with Original) into an io.Writer; DocumentContent returns the JSON
+// representation with the PDF decoded. Both take the document's integer
+// DocumentDetails.ID; its string DocumentID is only a key stamped on the
+// pages.
 package casefiles

@@ -2,6 +2,7 @@ package casefiles_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -33,9 +34,10 @@ const (
 	createJSON    = `{"uuid":"u-1","payloadHash":"abc123","status":"handled","message":"Job created","jobs":[{"uuid":"u-1","payloadHash":"abc123","createdAt":"2026-01-01T00:00:00Z"}]}`
 	completedJSON = `{"uuid":"u-1","type":"casefile_creation","jobStatus":"completed","result":{"data":{"caseFile":{"id":42},
 		"signingLinks":[{"name":"Ada","role":"employee","email":"ada@example.com","signingLink":"https://sign.test/s/1"}]}}}`
-	caseFileJSON = `{"id":42,"title":"Contract","status":5,"signers":[{"id":7,"name":"Ada","role":"employee","signOrder":0,
+	caseFileJSON = `{"id":42,"title":"Contract","status":5,"signers":[{"id":7,"name":"Ada",
 		"signingRequest":{"id":70,"status":4,"email":"ada@example.com"}}],
-		"documents":[{"id":9,"documentId":"DOC-9","title":"Contract","signable":true,"status":5,"fileSize":1234,"format":"pdf"}]}`
+		"documents":[{"id":9,"caseFileId":42,"documentId":"DOC-9","title":"Contract","signable":true,"status":5,"fileSize":1234,"format":"pdf",
+			"signatureLines":[{"id":1,"signerId":7,"documentId":9,"role":"employee","signOrder":0,"activatedAt":1767225600}]}]}`
 	contentJSON = `{"content":"JVBERi0xLjcK","signed":true}`
 )
 
@@ -52,7 +54,7 @@ func validCaseFile() (*casefiles.CaseFile, []casefiles.Upload) {
 // allCalls lists every call of the casefiles client.
 func allCalls() []apiCall {
 	return []apiCall{
-		{"Create", http.MethodPost, sendURL, createPath, "X-Auth-Token", 201, createJSON, false, 1,
+		{"Create", http.MethodPost, sendURL, createPath, "X-Auth-Token", 200, createJSON, false, 1,
 			func(ctx context.Context, c *signkit.Client) error {
 				cf, up := validCaseFile()
 				_, err := c.CaseFiles.Create(ctx, cf, up...)
@@ -73,15 +75,38 @@ func allCalls() []apiCall {
 				_, err := c.CaseFiles.Get(ctx, 42)
 				return err
 			}},
-		{"DownloadDocument", http.MethodGet, signURL, `/api/v3/documents/DOC-9/content`, "Authorization", 200, "%PDF-1.7", true, 1,
+		{"DownloadDocument", http.MethodGet, signURL, `/api/v3/documents/9/content`, "Authorization", 200, "%PDF-1.7", true, 1,
 			func(ctx context.Context, c *signkit.Client) error {
-				_, err := c.CaseFiles.DownloadDocument(ctx, "DOC-9", io.Discard)
+				_, err := c.CaseFiles.DownloadDocument(ctx, 9, io.Discard)
 				return err
 			}},
-		{"DocumentContent", http.MethodGet, signURL, `/api/v3/documents/DOC-9/content`, "Authorization", 200, contentJSON, false, 1,
+		{"DocumentContent", http.MethodGet, signURL, `/api/v3/documents/9/content`, "Authorization", 200, contentJSON, false, 1,
 			func(ctx context.Context, c *signkit.Client) error {
-				_, err := c.CaseFiles.DocumentContent(ctx, "DOC-9", casefiles.Original())
+				_, err := c.CaseFiles.DocumentContent(ctx, 9, casefiles.Original())
 				return err
+			}},
+		{"List", http.MethodGet, signURL, `/api/v1/casefiles`, "Authorization", 200, "[" + caseFileJSON + "]", false, 1,
+			func(ctx context.Context, c *signkit.Client) error {
+				_, err := c.CaseFiles.List(ctx, &casefiles.ListOptions{Title: "Contract"})
+				return err
+			}},
+		{"All", http.MethodGet, signURL, `/api/v1/casefiles`, "Authorization", 200, "[" + caseFileJSON + "]", false, 1,
+			func(ctx context.Context, c *signkit.Client) error {
+				n := 0
+				for _, err := range c.CaseFiles.All(ctx, nil) {
+					if err != nil {
+						return err
+					}
+					n++
+				}
+				if n != 1 {
+					return fmt.Errorf("All yielded %d case files, want 1", n)
+				}
+				return nil
+			}},
+		{"Delete", http.MethodDelete, signURL, `/api/v1/casefiles/42`, "Authorization", 200, "", false, 1, // the body is not read
+			func(ctx context.Context, c *signkit.Client) error {
+				return c.CaseFiles.Delete(ctx, 42)
 			}},
 	}
 }

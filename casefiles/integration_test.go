@@ -40,7 +40,7 @@ func threeDocuments(t *testing.T) (*casefiles.CaseFile, []casefiles.Upload) {
 		Signers: []casefiles.Signer{
 			{Name: "Ada Owner", Email: "ada@example.com", Role: "owner", SignOrder: 0, ReminderInterval: 1},
 			{Name: "Ben Owner", Email: "ben@example.com", Role: "owner", SignOrder: 0},
-			{Name: "Cleo Chair", Role: "chair", SignOrder: 1, EmailSubject: "Your turn"},
+			{Name: "Cleo Chair", Role: "chair", SignOrder: 1, EmailSubject: "Your turn to sign"},
 		},
 		Documents: []casefiles.Document{
 			{Name: "agreement.pdf", Title: "Agreement", Roles: []string{"owner", "chair"}},
@@ -130,21 +130,21 @@ func TestIntegrationCreateSignDownload(t *testing.T) {
 			continue
 		}
 		var pdf bytes.Buffer
-		n, err := client.CaseFiles.DownloadDocument(ctx(t), doc.DocumentID, &pdf)
+		n, err := client.CaseFiles.DownloadDocument(ctx(t), doc.ID, &pdf)
 		require.NoError(t, err)
 		assert.Equal(t, int64(pdf.Len()), n)
 		assert.True(t, bytes.HasPrefix(pdf.Bytes(), []byte("%PDF-")), "signed %s starts with %%PDF-", doc.Title)
 
-		content, err := client.CaseFiles.DocumentContent(ctx(t), doc.DocumentID)
+		content, err := client.CaseFiles.DocumentContent(ctx(t), doc.ID)
 		require.NoError(t, err)
 		assert.True(t, content.Signed)
 		assert.True(t, bytes.HasPrefix(content.Content, []byte("%PDF-")))
 
-		orig, err := client.CaseFiles.DocumentContent(ctx(t), doc.DocumentID, casefiles.Original())
+		orig, err := client.CaseFiles.DocumentContent(ctx(t), doc.ID, casefiles.Original())
 		require.NoError(t, err)
 		assert.False(t, orig.Signed)
 		pdf.Reset()
-		_, err = client.CaseFiles.DownloadDocument(ctx(t), doc.DocumentID, &pdf, casefiles.Original())
+		_, err = client.CaseFiles.DownloadDocument(ctx(t), doc.ID, &pdf, casefiles.Original())
 		require.NoError(t, err)
 		assert.Equal(t, orig.Content, pdf.Bytes())
 	}
@@ -155,7 +155,7 @@ func TestIntegrationCreateSignDownload(t *testing.T) {
 func TestIntegrationServerValidation(t *testing.T) {
 	t.Parallel()
 	_, client := newMockClient(t)
-	cf := &casefiles.CaseFile{Title: "T", Signers: []casefiles.Signer{{Name: "A"}}, Documents: []casefiles.Document{{Name: "a.pdf"}}}
+	cf := &casefiles.CaseFile{Title: "T", Signers: []casefiles.Signer{{Name: "A"}}, Documents: []casefiles.Document{{Name: "a.pdf", Title: "A"}}}
 	_, err := client.CaseFiles.Create(ctx(t), cf, casefiles.BytesUpload("a.pdf", []byte("not a pdf")))
 	require.ErrorIs(t, err, signkit.ErrValidation)
 	var apiErr *signkit.Error

@@ -2,6 +2,7 @@ package casefiles
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -31,26 +32,17 @@ const (
 	maxPollFailures = 3
 )
 
-// JobFailedError is returned by Wait when the creation job failed: no case
-// file was created.
-type JobFailedError struct {
-	Job     Job
-	Message string // the job's error message, as the service gave it
-}
-
-// Error names the job and gives the service's message.
-func (e *JobFailedError) Error() string {
-	if e.Message == "" {
-		return "casefiles: job " + e.Job.UUID + " failed"
-	}
-	return "casefiles: job " + e.Job.UUID + " failed: " + e.Message
-}
-
-// statusAnswer is the queue status check's answer.
+// statusAnswer is the queue status check's answer (docs/platform.md,
+// Queue status).
 type statusAnswer struct {
-	UUID      string   `json:"uuid"`
-	JobStatus JobState `json:"jobStatus"`
-	Result    *struct {
+	UUID        string          `json:"uuid"`
+	Type        string          `json:"type"`
+	Payload     json.RawMessage `json:"payload"`
+	PayloadHash string          `json:"payloadHash"`
+	JobStatus   JobState        `json:"jobStatus"`
+	Retries     flexInt         `json:"retries"`
+	MaxRetries  flexInt         `json:"maxRetries"`
+	Result      *struct {
 		Data struct {
 			CaseFile struct {
 				ID int64 `json:"id"`
@@ -63,12 +55,34 @@ type statusAnswer struct {
 			} `json:"signingLinks"`
 		} `json:"data"`
 	} `json:"result"`
-	ErrorMessage string `json:"errorMessage"`
+	ErrorMessage string    `json:"errorMessage"`
+	CreatedAt    *unixTime `json:"createdAt"`
+	UpdatedAt    *unixTime `json:"updatedAt"`
+}
+
+// status converts the answer.
+func (a *statusAnswer) status() *JobStatus {
+	st := &JobStatus{
+		State: a.JobStatus, ErrorMessage: a.ErrorMessage,
+		UUID: a.UUID, Type: a.Type, PayloadHash: a.PayloadHash, Retries: int(a.Retries), MaxRetries: int(a.MaxRetries),
+		CreatedAt: a.CreatedAt.time(), UpdatedAt: a.UpdatedAt.time(),
+	}
+	if len(a.Payload) > 0 && string(a.Payload) != "null" {
+		st.Payload = a.Payload
+	}
+	if r := a.Result; r != nil && (r.Data.CaseFile.ID != 0 || len(r.Data.SigningLinks) > 0) {
+		res := &Result{CaseFileID: r.Data.CaseFile.ID}
+		for _, l := range r.Data.SigningLinks {
+			res.SigningLinks = append(res.SigningLinks, SigningLink{Name: l.Name, Role: l.Role, Email: l.Email, URL: l.SigningLink})
+		}
+		st.Result = res
+	}
+	return st
 }
 
 // Status asks the queue status check (which needs no token) for the state
 // of job. Result is set once the job has completed; ErrorMessage once it
-// has failed. An unknown job is answered 404 (errors.Is(err,
+// has failed or was aborted as a duplicate. An unknown job is answered 404 (errors.Is(err,
 // signkit.ErrNotFound)).
 func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 	if job == nil || job.UUID == "" || job.PayloadHash == "" {
@@ -87,20 +101,14 @@ func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 	if err := c.t.Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("casefiles: status of job %s: %w", job.UUID, err)
 	}
-	st := &JobStatus{State: out.JobStatus, ErrorMessage: out.ErrorMessage}
-	if r := out.Result; r != nil && (r.Data.CaseFile.ID != 0 || len(r.Data.SigningLinks) > 0) {
-		res := &Result{CaseFileID: r.Data.CaseFile.ID}
-		for _, l := range r.Data.SigningLinks {
-			res.SigningLinks = append(res.SigningLinks, SigningLink{Name: l.Name, Role: l.Role, Email: l.Email, URL: l.SigningLink})
-		}
-		st.Result = res
-	}
-	return st, nil
+	return out.status(), nil
 }
 
 // Wait polls the status of job until it has completed, and returns its
-// Result, or until it has failed, and returns a *JobFailedError with the
-// job's message. It checks at once, then after waits that grow from 1 s by
+// Result; or until it has failed, and returns a *JobFailedError with the
+// job's message; or until the platform aborted it as a duplicate of a job
+// it had accepted before, and returns a *DuplicateError (errors.Is(err,
+// ErrDuplicate) holds) with the first job's uuid when the platform names it. It checks at once, then after waits that grow from 1 s by
 // half each time up to 10 s (jittered), which keeps it under the service's
 // 20 requests a minute per job. A transient failure of a check (a 5xx, 429
 // or network error) is tolerated up to 3 times in a row; any other error
@@ -120,6 +128,8 @@ func (c *Client) Wait(ctx context.Context, job *Job) (*Result, error) {
 			return st.Result, nil
 		case st.State == JobFailed:
 			return nil, &JobFailedError{Job: *job, Message: st.ErrorMessage}
+		case st.State == JobAbortedDuplicated:
+			return nil, newDuplicateError(*job, st.ErrorMessage)
 		default:
 			failures = 0
 		}

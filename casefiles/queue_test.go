@@ -29,10 +29,11 @@ func TestStatus(t *testing.T) {
 		body string
 		want *casefiles.JobStatus
 	}{
-		"pending":    {pendingJSON, &casefiles.JobStatus{State: casefiles.JobPending}},
-		"processing": {processingJSON, &casefiles.JobStatus{State: casefiles.JobProcessing}},
-		"failed":     {failedJSON, &casefiles.JobStatus{State: casefiles.JobFailed, ErrorMessage: "document terms.pdf is not a PDF"}},
-		"completed": {completedJSON, &casefiles.JobStatus{State: casefiles.JobCompleted, Result: &casefiles.Result{
+		"pending":    {pendingJSON, &casefiles.JobStatus{State: casefiles.JobPending, UUID: "u-1", Type: "casefile_creation"}},
+		"processing": {processingJSON, &casefiles.JobStatus{State: casefiles.JobProcessing, UUID: "u-1", Type: "casefile_creation"}},
+		"failed": {failedJSON, &casefiles.JobStatus{State: casefiles.JobFailed, UUID: "u-1", Type: "casefile_creation",
+			ErrorMessage: "document terms.pdf is not a PDF"}},
+		"completed": {completedJSON, &casefiles.JobStatus{State: casefiles.JobCompleted, UUID: "u-1", Type: "casefile_creation", Result: &casefiles.Result{
 			CaseFileID:   42,
 			SigningLinks: []casefiles.SigningLink{{Name: "Ada", Role: "employee", Email: "ada@example.com", URL: "https://sign.test/s/1"}},
 		}}},
@@ -48,6 +49,63 @@ func TestStatus(t *testing.T) {
 			assert.JSONEq(t, `{"uuid":"u-1","payloadHash":"abc123"}`, string(r.Body))
 			assert.Equal(t, "application/json", r.ContentType)
 			assert.Empty(t, r.Auth+r.XAuthToken, "the status check sends no token")
+		})
+	}
+}
+
+// The queue bodies of every state, in the vendor's documented shape
+// (docs/platform.md, Queue status), decode whole.
+func TestDecodeQueueFixtures(t *testing.T) {
+	t.Parallel()
+	const (
+		first = "0f8e7a52-3c1b-4d2e-9a6f-5b4c3d2e1f00"
+		dup   = "7c6d5e4f-3a2b-4c1d-8e9f-0a1b2c3d4e5f"
+		hash  = "5d41402abc4b2a76b9719d911017c592ae7e8d8f6f2e1c7b3a9d0e4f5a6b7c8d"
+	)
+	at := func(s string) time.Time { tm, err := time.Parse(time.RFC3339, s); require.NoError(t, err); return tm }
+	base := func(uuid string, state casefiles.JobState, retries int, created, updated string) casefiles.JobStatus {
+		return casefiles.JobStatus{State: state, UUID: uuid, PayloadHash: hash, Type: "casefile_creation",
+			Retries: retries, MaxRetries: 3, CreatedAt: at(created), UpdatedAt: at(updated)}
+	}
+	for _, tc := range []struct {
+		file string
+		want casefiles.JobStatus
+		edit func(*casefiles.JobStatus)
+	}{
+		{"queue_pending.json", base(first, casefiles.JobPending, 0, "2026-01-01T10:00:00Z", "2026-01-01T10:00:00Z"), nil},
+		{"queue_processing.json", base(first, casefiles.JobProcessing, 0, "2026-01-01T10:00:00Z", "2026-01-01T10:00:01Z"), nil},
+		{"queue_completed.json", base(first, casefiles.JobCompleted, 0, "2026-01-01T10:00:00Z", "2026-01-01T10:00:02Z"), func(s *casefiles.JobStatus) {
+			s.Result = &casefiles.Result{CaseFileID: 4711, SigningLinks: []casefiles.SigningLink{
+				{Name: "Lena Landlord", Role: "landlord", Email: "lena@example.com", URL: "https://app.penneo.com/signing/abc"},
+				{Name: "Tom Tenant", Role: "tenant", Email: "tom@example.com", URL: "https://app.penneo.com/signing/def"},
+			}}
+		}},
+		{"queue_failed.json", base(first, casefiles.JobFailed, 3, "2026-01-01T10:00:00Z", "2026-01-01T10:00:09Z"), func(s *casefiles.JobStatus) {
+			s.ErrorMessage = "Document lease.pdf is not a valid PDF"
+		}},
+		{"queue_aborted_duplicated.json", base(dup, casefiles.JobAbortedDuplicated, 0, "2026-01-01T10:05:00Z", "2026-01-01T10:05:01Z"), func(s *casefiles.JobStatus) {
+			s.ErrorMessage = "Duplicate payload: job " + first + " was already accepted with the same payloadHash"
+		}},
+		{"queue_aborted_duplicated_nouuid.json", base(dup, casefiles.JobAbortedDuplicated, 0, "2026-01-01T10:05:00Z", "2026-01-01T10:05:01Z"), func(s *casefiles.JobStatus) {
+			s.ErrorMessage = "Duplicate job"
+		}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.reply(http.MethodPost, sendURL, statusPath, 200, fixture(t, tc.file))
+			got, err := e.Client.CaseFiles.Status(ctx(t), job)
+			require.NoError(t, err)
+			require.NotEmpty(t, got.Payload)
+			var payload map[string]any
+			require.NoError(t, json.Unmarshal(got.Payload, &payload), "the payload is kept raw")
+			assert.Contains(t, payload, "uuid")
+			got.Payload = nil
+			want := tc.want
+			if tc.edit != nil {
+				tc.edit(&want)
+			}
+			assert.Equal(t, want, *got)
 		})
 	}
 }
@@ -97,6 +155,64 @@ func TestWaitFailedJob(t *testing.T) {
 		assert.Equal(t, casefiles.JobFailedError{Job: *job, Message: "document terms.pdf is not a PDF"}, *failed)
 		assert.EqualError(t, err, "casefiles: job u-1 failed: document terms.pdf is not a PDF")
 	})
+}
+
+// Wait ends on aborted_duplicated with a *DuplicateError that matches
+// ErrDuplicate and names the first job when the message does.
+func TestWaitDuplicate(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		file, first string
+	}{
+		"names the first job": {"queue_aborted_duplicated.json", "0f8e7a52-3c1b-4d2e-9a6f-5b4c3d2e1f00"},
+		"names none":          {"queue_aborted_duplicated_nouuid.json", ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t)
+				rec := e.handle(http.MethodPost, sendURL, statusPath, sequence(pendingJSON, fixture(t, tc.file)))
+				dupJob := &casefiles.Job{UUID: "7c6d5e4f-3a2b-4c1d-8e9f-0a1b2c3d4e5f", PayloadHash: "abc123"}
+				res, err := e.Client.CaseFiles.Wait(t.Context(), dupJob)
+				assert.Nil(t, res)
+				require.ErrorIs(t, err, casefiles.ErrDuplicate)
+				assert.NotErrorIs(t, err, signkit.ErrValidation)
+				var dupErr *casefiles.DuplicateError
+				require.ErrorAs(t, err, &dupErr)
+				assert.Equal(t, *dupJob, dupErr.Job)
+				assert.Equal(t, tc.first, dupErr.FirstUUID)
+				assert.Contains(t, err.Error(), "aborted as a duplicate")
+				assert.Contains(t, err.Error(), dupJob.UUID)
+				if tc.first != "" {
+					assert.Contains(t, err.Error(), "as job "+tc.first)
+				}
+				assert.Equal(t, 2, rec.count(), "Wait stops at the aborted state")
+			})
+		})
+	}
+}
+
+// FirstUUID is the first UUID of the message other than the job's own.
+func TestDuplicateErrorFirstUUID(t *testing.T) {
+	t.Parallel()
+	const self = "11111111-1111-4111-8111-111111111111"
+	for _, tc := range []struct{ msg, want string }{
+		{"", ""},
+		{"duplicate of job 22222222-2222-4222-8222-222222222222", "22222222-2222-4222-8222-222222222222"},
+		{"job " + self + " duplicates AAAAAAAA-bbbb-4ccc-8ddd-eeeeeeeeeeee", "AAAAAAAA-bbbb-4ccc-8ddd-eeeeeeeeeeee"},
+		{"job " + self + " is a duplicate", ""},
+		{"duplicate of job 2222-not-a-uuid", ""},
+	} {
+		e := newEnv(t)
+		body, err := json.Marshal(map[string]any{"uuid": self, "jobStatus": "aborted_duplicated", "errorMessage": tc.msg})
+		require.NoError(t, err)
+		e.reply(http.MethodPost, sendURL, statusPath, 200, string(body))
+		_, err = e.Client.CaseFiles.Wait(ctx(t), &casefiles.Job{UUID: self, PayloadHash: "h"})
+		var dupErr *casefiles.DuplicateError
+		require.ErrorAs(t, err, &dupErr, tc.msg)
+		assert.Equal(t, tc.want, dupErr.FirstUUID, tc.msg)
+		assert.Equal(t, tc.msg, dupErr.Message)
+	}
 }
 
 func TestWaitCompletedWithoutResult(t *testing.T) {

@@ -1,68 +1,93 @@
 package casefiles
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/signkit/signkit-go/internal/transport"
 )
 
-// wireCaseFile is the signing service's case file. The decoders are
-// tolerant: a signer's email and status are read from its signing request,
-// or from the signer itself when the request is absent.
+// wireCaseFile is the signing service's case file (docs/platform.md,
+// Signing service). The decoder is tolerant: times may be unix seconds,
+// numbers in strings or RFC 3339; booleans may be 0 and 1; a signer's
+// email and status are read from its signing request, or from the signer
+// itself when the request is absent.
 type wireCaseFile struct {
-	ID      int64          `json:"id"`
-	Title   string         `json:"title"`
-	Status  CaseFileStatus `json:"status"`
-	Signers []struct {
-		ID             int64        `json:"id"`
-		Name           string       `json:"name"`
-		Role           string       `json:"role"`
-		SignOrder      int          `json:"signOrder"`
-		Email          string       `json:"email"`
-		Status         SignerStatus `json:"status"`
-		SigningRequest *struct {
-			Status SignerStatus `json:"status"`
-			Email  string       `json:"email"`
-		} `json:"signingRequest"`
-	} `json:"signers"`
-	Documents []struct {
-		ID         int64     `json:"id"`
-		DocumentID string    `json:"documentId"`
-		Title      string    `json:"title"`
-		Signable   *flexBool `json:"signable"`
-		FileSize   int64     `json:"fileSize"`
-	} `json:"documents"`
+	ID                        int64          `json:"id"`
+	Title                     string         `json:"title"`
+	Status                    CaseFileStatus `json:"status"`
+	UserID                    flexInt        `json:"userId"`
+	CustomerID                flexInt        `json:"customerId"`
+	Created                   *unixTime      `json:"created"`
+	Activated                 *unixTime      `json:"activated"`
+	Updated                   *unixTime      `json:"updated"`
+	ExpireAt                  *unixTime      `json:"expireAt"`
+	Language                  string         `json:"language"`
+	Reference                 string         `json:"reference"`
+	MetaData                  string         `json:"metaData"`
+	SensitiveData             flexBool       `json:"sensitiveData"`
+	DisableNotificationsOwner flexBool       `json:"disableNotificationsOwner"`
+	DisableEmailAttachments   flexBool       `json:"disableEmailAttachments"`
+	VisibilityMode            flexInt        `json:"visibilityMode"`
+	SignIteration             flexInt        `json:"signIteration"`
+	CCRecipients              []CCRecipient  `json:"ccRecipients"`
+	Signers                   []wireSigner   `json:"signers"`
+	Documents                 []wireDocument `json:"documents"`
 }
 
-// flexBool decodes true, false, 1, 0, "true" and "false".
-type flexBool bool
+type wireSigner struct {
+	ID             int64        `json:"id"`
+	Name           string       `json:"name"`
+	Role           string       `json:"role"`
+	SignOrder      int          `json:"signOrder"`
+	Email          string       `json:"email"`
+	Status         SignerStatus `json:"status"`
+	SSNType        string       `json:"ssnType"`
+	SigningRequest *struct {
+		ID     int64        `json:"id"`
+		Status SignerStatus `json:"status"`
+		Email  string       `json:"email"`
+	} `json:"signingRequest"`
+}
 
-// UnmarshalJSON implements json.Unmarshaler.
-func (b *flexBool) UnmarshalJSON(data []byte) error {
-	v, err := strconv.ParseBool(string(bytes.Trim(data, `"`)))
-	if err != nil {
-		return fmt.Errorf("casefiles: %s is not a boolean", data)
-	}
-	*b = flexBool(v)
-	return nil
+type wireDocument struct {
+	ID             int64       `json:"id"`
+	CaseFileID     flexInt     `json:"caseFileId"`
+	DocumentID     string      `json:"documentId"`
+	DocumentOrder  flexInt     `json:"documentOrder"`
+	Title          string      `json:"title"`
+	Signable       *flexBool   `json:"signable"`
+	Status         flexInt     `json:"status"`
+	FileSize       flexInt     `json:"fileSize"`
+	Format         string      `json:"format"`
+	Created        *unixTime   `json:"created"`
+	SignatureLines []wireSLine `json:"signatureLines"`
+}
+
+type wireSLine struct {
+	ID          int64     `json:"id"`
+	SignerID    int64     `json:"signerId"`
+	DocumentID  flexInt   `json:"documentId"`
+	Role        string    `json:"role"`
+	SignOrder   flexInt   `json:"signOrder"`
+	ActivatedAt *unixTime `json:"activatedAt"`
+	SignedAt    *unixTime `json:"signedAt"`
 }
 
 // Get returns the details of a case file from the signing service: its
-// status, its signers with the status of their signing requests, and its
-// documents with the DocumentID that DownloadDocument takes.
+// status, its signers with the status of their signing requests and their
+// roles and rounds (from the documents' signature lines), and its documents
+// with the integer ID that DownloadDocument takes.
 func (c *Client) Get(ctx context.Context, caseFileID int64) (*Details, error) {
 	if caseFileID <= 0 {
 		return nil, invalid("request", Problem{Field: "caseFileID", Message: "must be positive"})
 	}
 	req := &transport.Request{
 		Method: http.MethodGet,
-		URL:    transport.JoinURL(c.sign, "api", "v1", "casefiles", strconv.FormatInt(caseFileID, 10)),
+		URL:    c.caseFileURL(caseFileID),
 		Auth:   transport.Bearer,
 	}
 	var w wireCaseFile
@@ -72,105 +97,84 @@ func (c *Client) Get(ctx context.Context, caseFileID int64) (*Details, error) {
 	return w.details(), nil
 }
 
+// caseFileURL is {Sign}/api/v1/casefiles/{id}.
+func (c *Client) caseFileURL(id int64) string {
+	return transport.JoinURL(c.sign, "api", "v1", "casefiles", strconv.FormatInt(id, 10))
+}
+
 func (w *wireCaseFile) details() *Details {
-	d := &Details{ID: w.ID, Title: w.Title, Status: w.Status}
-	for _, s := range w.Signers {
-		sd := SignerDetails{ID: s.ID, Name: s.Name, Role: s.Role, Email: s.Email, SignOrder: s.SignOrder, Status: s.Status}
-		if r := s.SigningRequest; r != nil {
-			sd.Status = r.Status
-			if r.Email != "" {
-				sd.Email = r.Email
-			}
-		}
-		d.Signers = append(d.Signers, sd)
+	d := &Details{
+		ID: w.ID, Title: w.Title, Status: w.Status,
+		UserID: int64(w.UserID), CustomerID: int64(w.CustomerID),
+		Created: w.Created.time(), Activated: w.Activated.time(), Updated: w.Updated.time(), ExpireAt: w.ExpireAt.time(),
+		Language: w.Language, Reference: w.Reference, MetaData: w.MetaData,
+		SensitiveData:             bool(w.SensitiveData),
+		DisableNotificationsOwner: bool(w.DisableNotificationsOwner),
+		DisableEmailAttachments:   bool(w.DisableEmailAttachments),
+		VisibilityMode:            int(w.VisibilityMode), SignIteration: int(w.SignIteration),
+		CCRecipients: w.CCRecipients,
 	}
 	for _, doc := range w.Documents {
-		d.Documents = append(d.Documents, DocumentDetails{
-			ID: doc.ID, DocumentID: doc.DocumentID, Title: doc.Title,
-			Signable: doc.Signable == nil || bool(*doc.Signable), FileSize: doc.FileSize,
-		})
+		d.Documents = append(d.Documents, doc.details())
+	}
+	for _, s := range w.Signers {
+		d.Signers = append(d.Signers, s.details(d.Documents))
 	}
 	return d
 }
 
-// DocumentOption changes which content of a document is fetched.
-type DocumentOption func(*documentOptions)
-
-type documentOptions struct {
-	original bool
+func (doc *wireDocument) details() DocumentDetails {
+	dd := DocumentDetails{
+		ID: doc.ID, DocumentID: doc.DocumentID, Title: doc.Title,
+		Signable: doc.Signable == nil || bool(*doc.Signable), FileSize: int64(doc.FileSize),
+		DocumentOrder: int(doc.DocumentOrder), CaseFileID: int64(doc.CaseFileID), Status: int(doc.Status),
+		Format: doc.Format, Created: doc.Created.time(),
+	}
+	for _, l := range doc.SignatureLines {
+		docID := int64(l.DocumentID)
+		if docID == 0 {
+			docID = doc.ID
+		}
+		dd.SignatureLines = append(dd.SignatureLines, SignatureLine{
+			ID: l.ID, SignerID: l.SignerID, Role: l.Role, SignOrder: int(l.SignOrder),
+			ActivatedAt: l.ActivatedAt.time(), DocumentID: docID, SignedAt: l.SignedAt.time(),
+		})
+	}
+	return dd
 }
 
-// Original fetches the unsigned original document (signed=false) instead
-// of the signed one.
-func Original() DocumentOption {
-	return func(o *documentOptions) { o.original = true }
+// details describes the signer, with its role and round from the lines of
+// docs that name it (the rule is on SignerDetails).
+func (s *wireSigner) details(docs []DocumentDetails) SignerDetails {
+	sd := SignerDetails{ID: s.ID, Name: s.Name, Role: s.Role, Email: s.Email, SignOrder: s.SignOrder, Status: s.Status, SSNType: s.SSNType}
+	if r := s.SigningRequest; r != nil {
+		sd.Status, sd.SigningRequestID = r.Status, r.ID
+		if r.Email != "" {
+			sd.Email = r.Email
+		}
+	}
+	found := false
+	for _, doc := range docs {
+		for _, l := range doc.SignatureLines {
+			if l.SignerID != s.ID {
+				continue
+			}
+			if !found || l.SignOrder < sd.SignOrder {
+				sd.SignOrder = l.SignOrder
+			}
+			if !found {
+				sd.Role = ""
+			}
+			found = true
+			if l.Role != "" && !slices.Contains(sd.Roles, l.Role) {
+				sd.Roles = append(sd.Roles, l.Role)
+			}
+		}
+	}
+	if len(sd.Roles) > 0 {
+		sd.Role = sd.Roles[0]
+	} else if !found && sd.Role != "" {
+		sd.Roles = []string{sd.Role}
+	}
+	return sd
 }
-
-// contentQuery is the query of the document content call.
-type contentQuery struct {
-	Signed *bool `url:"signed,omitempty"`
-}
-
-// contentRequest builds the document content request for accept.
-func (c *Client) contentRequest(documentID, accept string, opts []DocumentOption) (*transport.Request, error) {
-	if documentID == "" {
-		return nil, invalid("request", Problem{Field: "documentID", Message: "is empty"})
-	}
-	var o documentOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	req := &transport.Request{
-		Method: http.MethodGet,
-		URL:    transport.JoinURL(c.sign, "api", "v3", "documents", documentID, "content"),
-		Auth:   transport.Bearer,
-		Accept: accept,
-	}
-	if o.original {
-		req.Query = contentQuery{Signed: Bool(false)}
-	}
-	return req, nil
-}
-
-// DownloadDocument streams the PDF of a document into w and returns the
-// number of bytes written: the signed PDF once the case file is completed
-// (with a page listing who signed and when), or with Original the unsigned
-// original. documentID is DocumentDetails.DocumentID.
-func (c *Client) DownloadDocument(ctx context.Context, documentID string, w io.Writer, opts ...DocumentOption) (int64, error) {
-	req, err := c.contentRequest(documentID, "application/pdf", opts)
-	if err != nil {
-		return 0, err
-	}
-	n, err := c.t.Download(ctx, req, w)
-	if err != nil {
-		return n, fmt.Errorf("casefiles: download document %s: %w", documentID, err)
-	}
-	return n, nil
-}
-
-// DocumentContent is the JSON representation of a document's content.
-type DocumentContent struct {
-	// Content is the PDF, decoded from the answer's base64.
-	Content []byte `json:"content"`
-	// Signed says whether Content is the signed PDF.
-	Signed bool `json:"signed"`
-}
-
-// DocumentContent fetches a document's content as JSON (Accept:
-// application/json), with the PDF decoded from base64. Use
-// DownloadDocument for large documents: this call holds the whole PDF in
-// memory, twice while decoding.
-func (c *Client) DocumentContent(ctx context.Context, documentID string, opts ...DocumentOption) (*DocumentContent, error) {
-	req, err := c.contentRequest(documentID, "application/json", opts)
-	if err != nil {
-		return nil, err
-	}
-	var out DocumentContent
-	if err := c.t.Do(ctx, req, &out); err != nil {
-		return nil, fmt.Errorf("casefiles: document content %s: %w", documentID, err)
-	}
-	return &out, nil
-}
-
-// ensure json is used for the flexBool decoder's interface.
-var _ json.Unmarshaler = (*flexBool)(nil)

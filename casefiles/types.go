@@ -1,20 +1,73 @@
 package casefiles
 
-import "strconv"
+import (
+	"encoding/json"
+	"time"
+)
 
 // CaseFile is the definition of a case file for simple creation: the
-// "caseFile" object of the data part of Create.
+// "caseFile" object of the data part of Create. Optional fields left at
+// their zero value are not sent, so the platform's defaults apply. The wire
+// names and types are those of docs/platform.md (Send, caseFile fields).
 type CaseFile struct {
-	// Title names the case file. Required.
+	// Title names the case file. Required, 1 to 1024 characters.
 	Title string `json:"title"`
 	// Signers are the people who sign. At least one, with a name.
 	Signers []Signer `json:"signers"`
 	// Documents are the documents of the case file, one per uploaded file.
-	// At least one must be signable.
+	// At least one must be signable. Create sends the files in this order.
 	Documents []Document `json:"documents"`
+
+	// Language is the language of the case file, used for every signer
+	// without a Language of their own: one of en, da, sv, nl, fr, fi, no, de.
+	Language string `json:"language,omitempty"`
+	// MetaData is free text stored with the case file and searchable in the
+	// platform (a JSON document in a string, if you like).
+	MetaData string `json:"metaData,omitempty"`
+	// Reference is shown in the platform's web application and is a filter
+	// of List.
+	Reference string `json:"reference,omitempty"`
+	// FolderID places the case file in a folder; 0 leaves it to the
+	// platform.
+	FolderID int64 `json:"folderId,omitempty"`
+	// SendAt delays sending until then; nil sends at once. Sent as unix
+	// seconds.
+	SendAt *time.Time `json:"-"`
+	// ExpireAt is when the case file expires; nil leaves the platform's
+	// default. Sent as unix seconds.
+	ExpireAt *time.Time `json:"-"`
+	// SensitiveData makes signers prove who they are before they see the
+	// documents, and sends no signed documents by email.
+	SensitiveData bool `json:"sensitiveData,omitempty"`
+	// SignOnMeeting marks documents signed during a meeting.
+	SignOnMeeting bool `json:"signOnMeeting,omitempty"`
+	// VisibilityMode is 0 (every signer sees every document) or 1 (a signer
+	// sees only the documents they sign).
+	VisibilityMode int `json:"visibilityMode,omitempty"`
+	// DisableNotificationsOwner sends the case file's owner no
+	// notifications about it.
+	DisableNotificationsOwner bool `json:"disableNotificationsOwner,omitempty"`
+	// DisableEmailAttachments attaches no signed documents to the
+	// completion emails.
+	DisableEmailAttachments bool `json:"disableEmailAttachments,omitempty"`
+	// CCRecipients get a copy of the signed documents.
+	CCRecipients []CCRecipient `json:"ccRecipients,omitempty"`
 }
 
-// Signer is a signer of a CaseFile.
+// CCRecipient is someone who gets a copy of a case file's signed documents
+// without signing.
+type CCRecipient struct {
+	// Name is the recipient's name. Required.
+	Name string `json:"name"`
+	// Email is where the copy goes. Required.
+	Email string `json:"email"`
+	// StoreAsContact says whether the platform keeps the recipient as a
+	// contact; nil leaves the platform's default (yes).
+	StoreAsContact *bool `json:"storeAsContact,omitempty"`
+}
+
+// Signer is a signer of a CaseFile. Its SSN is personal data: the
+// fmt verbs and log/slog print a Signer with the SSN redacted.
 type Signer struct {
 	// Name is the signer's name. Required.
 	Name string `json:"name"`
@@ -22,13 +75,16 @@ type Signer struct {
 	// email is sent, and the integrator delivers the signing link (from
 	// Result.SigningLinks) by other means.
 	Email string `json:"email,omitempty"`
-	// Role is matched against Document.Roles. Optional.
+	// Role is matched against Document.Roles. Optional; when set, at least
+	// 3 characters: letters, digits, spaces, commas, underscores and
+	// hyphens, starting with a letter or digit and not ending with a space.
 	Role string `json:"role,omitempty"`
 	// SignOrder is the signer's round: 0 signs first, then 1, 2 and so on.
 	// Signers of the same round sign in parallel. Omitted when 0.
 	SignOrder int `json:"signOrder,omitempty"`
 	// EmailSubject and EmailText are the text of the signing request email.
-	// Optional; the service's default text is used when empty.
+	// Optional (the platform's template is used when empty); at least 5
+	// characters when set, like every email text.
 	EmailSubject string `json:"emailSubject,omitempty"`
 	EmailText    string `json:"emailText,omitempty"`
 	// ReminderEmailSubject and ReminderEmailText are the text of the
@@ -42,13 +98,47 @@ type Signer struct {
 	// ReminderInterval is the number of days between reminders (1 every
 	// day, 2 every second day). 0 sends no reminder and is omitted.
 	ReminderInterval int `json:"reminderInterval,omitempty"`
+
+	// OnBehalfOf is the company or organisation the signer signs for.
+	OnBehalfOf string `json:"onBehalfOf,omitempty"`
+	// SSNType says what SSN holds: "legacy" (the platform's default),
+	// "dk:cpr", "se:pin", "no:nin", "be:nrn", "fi:pic", "google:oidc",
+	// "microsoft:oidc" or "sms" (then SSN is a phone number).
+	SSNType string `json:"ssnType,omitempty"`
+	// SSN is the signer's social security number (or phone number), which
+	// the platform checks when AccessControl is set or the signer signs
+	// with an electronic ID. It is never printed by this package.
+	SSN string `json:"socialSecurityNumberPlain,omitempty"`
+	// VATIN is the VAT identification number of the signer's company.
+	VATIN string `json:"vatin,omitempty"`
+	// AccessControl makes the signer prove SSN, VATIN or phone before they
+	// see the documents.
+	AccessControl bool `json:"accessControl,omitempty"`
+	// Language is the signer's language, one of en, da, sv, nl, fr, fi, no,
+	// de; empty: the case file's.
+	Language string `json:"language,omitempty"`
+	// SuccessURL and FailURL are where the signer's browser goes after
+	// signing, or after signing failed or was rejected. Absolute URLs of at
+	// least 5 characters.
+	SuccessURL string `json:"successUrl,omitempty"`
+	FailURL    string `json:"failUrl,omitempty"`
+	// ActiveAt is when the signer's request becomes active; nil: with the
+	// case file. Sent as unix seconds.
+	ActiveAt *time.Time `json:"-"`
+	// ExpireAt is when the signer's request expires; nil: with the case
+	// file. Sent as unix seconds.
+	ExpireAt *time.Time `json:"-"`
+	// StoreAsContact says whether the platform keeps the signer as a
+	// contact; nil leaves the platform's default (yes).
+	StoreAsContact *bool `json:"storeAsContact,omitempty"`
 }
 
 // Document is a document of a CaseFile.
 type Document struct {
 	// Name must equal the Name of exactly one Upload passed to Create.
 	Name string `json:"name"`
-	// Title is the document's title as signers see it.
+	// Title is the document's title as signers see it. Required, 1 to 1024
+	// characters.
 	Title string `json:"title"`
 	// Roles are the signer roles that sign the document; each must be the
 	// Role of some signer. Empty: every signer signs it.
@@ -57,155 +147,76 @@ type Document struct {
 	// means signable; Bool(false) makes it an attachment that is not
 	// signed.
 	Signable *bool `json:"signable,omitempty"`
+	// DocumentOrder is the document's position in the case file (0
+	// first); nil: its position in CaseFile.Documents. Set it with Int.
+	DocumentOrder *int `json:"documentOrder,omitempty"`
+	// MetaData is free text stored with the document and searchable in the
+	// platform.
+	MetaData string `json:"metaData,omitempty"`
 }
 
-// Bool returns a pointer to b, for Document.Signable.
+// Bool returns a pointer to b, for Document.Signable and the StoreAsContact
+// fields.
 func Bool(b bool) *bool { return &b }
+
+// Int returns a pointer to n, for Document.DocumentOrder.
+func Int(n int) *int { return &n }
 
 // signable reports whether d is signed (nil means yes).
 func (d *Document) signable() bool { return d.Signable == nil || *d.Signable }
 
-// Job identifies the asynchronous job that Create started. Both fields are
-// needed to ask for its status.
-type Job struct {
-	UUID        string `json:"uuid"`
-	PayloadHash string `json:"payloadHash"`
+// MarshalJSON encodes the case file as the platform takes it: SendAt and
+// ExpireAt as integer unix seconds, omitted when nil.
+func (cf CaseFile) MarshalJSON() ([]byte, error) {
+	type plain CaseFile
+	return json.Marshal(struct {
+		plain
+		SendAt   *unixTime `json:"sendAt,omitempty"`
+		ExpireAt *unixTime `json:"expireAt,omitempty"`
+	}{plain(cf), toUnix(cf.SendAt), toUnix(cf.ExpireAt)})
 }
 
-// JobState is the state of a creation job.
-type JobState string
-
-// The states of a creation job.
-const (
-	JobPending    JobState = "pending"    // accepted, not yet started
-	JobProcessing JobState = "processing" // running
-	JobCompleted  JobState = "completed"  // the case file exists; see JobStatus.Result
-	JobFailed     JobState = "failed"     // no case file; see JobStatus.ErrorMessage
-)
-
-// JobStatus is the answer of the queue status check.
-type JobStatus struct {
-	// State is the job's state.
-	State JobState
-	// Result is set once the job has completed.
-	Result *Result
-	// ErrorMessage says why a failed job failed.
-	ErrorMessage string
-}
-
-// Result is what a completed job created.
-type Result struct {
-	// CaseFileID identifies the case file in the signing service (Get).
-	CaseFileID int64
-	// SigningLinks has one signing link per signer.
-	SigningLinks []SigningLink
-}
-
-// SigningLink is the link behind which one signer signs. Deliver it
-// yourself to signers created without an email.
-type SigningLink struct {
-	Name, Role, Email string
-	URL               string // the signing page
-}
-
-// CaseFileStatus is the signing status of a case file.
-type CaseFileStatus int
-
-// The statuses of a case file.
-const (
-	CaseFileNew       CaseFileStatus = 0 // created, not yet sent for signing
-	CaseFilePending   CaseFileStatus = 1 // out for signing
-	CaseFileRejected  CaseFileStatus = 2 // a signer rejected it
-	CaseFileDeleted   CaseFileStatus = 3 // deleted
-	CaseFileSigned    CaseFileStatus = 4 // every signer signed; being finalized
-	CaseFileCompleted CaseFileStatus = 5 // finalized: signed documents can be downloaded
-	CaseFileFailed    CaseFileStatus = 6 // an error occurred on the service side
-	CaseFileExpired   CaseFileStatus = 7 // expired before everyone signed
-)
-
-// String returns the status's name ("completed"), or "CaseFileStatus(n)"
-// for a value this package does not know.
-func (s CaseFileStatus) String() string {
-	switch s {
-	case CaseFileNew:
-		return "new"
-	case CaseFilePending:
-		return "pending"
-	case CaseFileRejected:
-		return "rejected"
-	case CaseFileDeleted:
-		return "deleted"
-	case CaseFileSigned:
-		return "signed"
-	case CaseFileCompleted:
-		return "completed"
-	case CaseFileFailed:
-		return "failed"
-	case CaseFileExpired:
-		return "expired"
+// UnmarshalJSON decodes what MarshalJSON encodes; sendAt and expireAt may
+// also be RFC 3339 strings.
+func (cf *CaseFile) UnmarshalJSON(b []byte) error {
+	type plain CaseFile
+	var w struct {
+		*plain
+		SendAt   *unixTime `json:"sendAt"`
+		ExpireAt *unixTime `json:"expireAt"`
 	}
-	return "CaseFileStatus(" + strconv.Itoa(int(s)) + ")"
-}
-
-// SignerStatus is the status of a signer's signing request.
-type SignerStatus int
-
-// The statuses of a signer.
-const (
-	SignerNew           SignerStatus = 0 // not yet activated
-	SignerPending       SignerStatus = 1 // asked to sign
-	SignerRejected      SignerStatus = 2 // rejected
-	SignerDeleted       SignerStatus = 3 // removed from the case file
-	SignerSigned        SignerStatus = 4 // signed
-	SignerUndeliverable SignerStatus = 5 // emails cannot be delivered
-)
-
-// String returns the status's name ("signed"), or "SignerStatus(n)" for a
-// value this package does not know.
-func (s SignerStatus) String() string {
-	switch s {
-	case SignerNew:
-		return "new"
-	case SignerPending:
-		return "pending"
-	case SignerRejected:
-		return "rejected"
-	case SignerDeleted:
-		return "deleted"
-	case SignerSigned:
-		return "signed"
-	case SignerUndeliverable:
-		return "undeliverable"
+	w.plain = (*plain)(cf)
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
 	}
-	return "SignerStatus(" + strconv.Itoa(int(s)) + ")"
+	cf.SendAt, cf.ExpireAt = fromUnix(w.SendAt), fromUnix(w.ExpireAt)
+	return nil
 }
 
-// Details are a case file as the signing service describes it.
-type Details struct {
-	ID        int64
-	Title     string
-	Status    CaseFileStatus
-	Signers   []SignerDetails
-	Documents []DocumentDetails
+// MarshalJSON encodes the signer as the platform takes it: ActiveAt and
+// ExpireAt as integer unix seconds, omitted when nil.
+func (s Signer) MarshalJSON() ([]byte, error) {
+	type plain Signer
+	return json.Marshal(struct {
+		plain
+		ActiveAt *unixTime `json:"activeAt,omitempty"`
+		ExpireAt *unixTime `json:"expireAt,omitempty"`
+	}{plain(s), toUnix(s.ActiveAt), toUnix(s.ExpireAt)})
 }
 
-// SignerDetails describe a signer of a case file. Email and Status come
-// from the signer's signing request.
-type SignerDetails struct {
-	ID        int64
-	Name      string
-	Role      string
-	Email     string
-	SignOrder int
-	Status    SignerStatus
-}
-
-// DocumentDetails describe a document of a case file. DocumentID is the
-// identifier that DownloadDocument and DocumentContent take.
-type DocumentDetails struct {
-	ID         int64
-	DocumentID string
-	Title      string
-	Signable   bool
-	FileSize   int64
+// UnmarshalJSON decodes what MarshalJSON encodes; activeAt and expireAt may
+// also be RFC 3339 strings.
+func (s *Signer) UnmarshalJSON(b []byte) error {
+	type plain Signer
+	var w struct {
+		*plain
+		ActiveAt *unixTime `json:"activeAt"`
+		ExpireAt *unixTime `json:"expireAt"`
+	}
+	w.plain = (*plain)(s)
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	s.ActiveAt, s.ExpireAt = fromUnix(w.ActiveAt), fromUnix(w.ExpireAt)
+	return nil
 }

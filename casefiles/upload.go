@@ -65,16 +65,28 @@ type createData struct {
 	CaseFile *CaseFile `json:"caseFile"`
 }
 
-// newForm builds the multipart body of Create: the data part, then one
-// files part per upload, in order. Only the data part is held in memory.
+// newForm builds the multipart body of Create: the data part (a text
+// field holding {"caseFile":{...}}), then one files part per document, in
+// the order of cf.Documents whatever the order of uploads (docs/platform.md,
+// Send: the payloadHash covers the files in that order). Validate has
+// matched documents and uploads one to one. Only the data part is held in
+// memory.
 func newForm(cf *CaseFile, uploads []Upload) (*multipart.Form, error) {
 	data, err := json.Marshal(createData{CaseFile: cf})
 	if err != nil {
 		return nil, fmt.Errorf("encoding the case file: %w", err)
 	}
-	f := multipart.New()
-	f.AddField("data", "application/json", data)
+	byName := make(map[string]Upload, len(uploads))
 	for _, u := range uploads {
+		byName[u.Name] = u
+	}
+	f := multipart.New()
+	f.AddField("data", "", data) // a plain text field, as the vendor's collection sends it
+	for _, d := range cf.Documents {
+		u, ok := byName[d.Name]
+		if !ok {
+			return nil, fmt.Errorf("document %q has no upload", d.Name)
+		}
 		f.AddFile("files", u.Name, pdfType, u.Size, multipart.Opener(u.Open))
 	}
 	return f, nil

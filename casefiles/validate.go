@@ -2,6 +2,7 @@ package casefiles
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,36 +32,70 @@ func (p *problems) add(field, format string, args ...any) {
 	*p = append(*p, Problem{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
-// Validate checks cf and the files to upload with it against the service's
-// rules and reports every problem in one *ValidationError (nil when there
-// is none):
+// Validate checks cf and the files to upload with it against the
+// platform's rules (docs/platform.md, Send: caseFile fields) and reports
+// every problem in one *ValidationError (nil when there is none):
 //
-//   - the case file has a title;
-//   - it has at least one signer, and every signer has a name;
-//   - every signer's SignOrder is 0 or more, and ReminderInterval is 0
-//     (no reminders) or at least 1;
-//   - it has at least one signable document;
+//   - the case file has a title of at most 1024 characters; Language, when
+//     set, is one the platform speaks (en, da, sv, nl, fr, fi, no, de);
+//     FolderID is not negative; VisibilityMode is 0 or 1; SendAt and
+//     ExpireAt, when set, are not before 1970 and ExpireAt is after SendAt;
+//     every CC recipient has a name and an email address;
+//   - it has at least one signer, and every signer has a name; an Email,
+//     when set, is an address; a Role, when set, has at least 3 characters
+//     of letters, digits, spaces, commas, underscores and hyphens, starts
+//     with a letter or digit and does not end with a space; SignOrder is 0
+//     or more; ReminderInterval is 0 (no reminders) or at least 1; every
+//     email text that is set has at least 5 characters; SuccessURL and
+//     FailURL, when set, are absolute URLs of at least 5 characters;
+//     Language and SSNType, when set, are values the platform knows;
+//     ActiveAt and ExpireAt as the case file's times;
+//   - it has at least one signable document; every document has a title of
+//     at most 1024 characters and a DocumentOrder, when set, of 0 or more;
 //   - every document names exactly one upload, and no two documents name
 //     the same one;
 //   - every upload has a name, a size of 0 or more and an opener; no two
 //     uploads share a name; every upload is named by a document;
 //   - every role in a document's Roles is the Role of some signer.
 //
-// Create calls Validate and sends nothing when it fails. The service
-// checks more (for example that every file is a PDF) and answers a 422
-// *signkit.Error for what Validate cannot see.
+// No problem quotes a signer's SSN. Create calls Validate and sends
+// nothing when it fails. The service checks more (for example that every
+// file is a PDF) and answers a 422 *signkit.Error for what Validate cannot
+// see.
 func (cf *CaseFile) Validate(uploads ...Upload) error {
 	if cf == nil {
 		return invalid("case file", Problem{Field: "caseFile", Message: "is nil"})
 	}
 	var p problems
-	if strings.TrimSpace(cf.Title) == "" {
-		p.add("title", "is required")
-	}
+	cf.validateCaseFile(&p)
 	roles := cf.validateSigners(&p)
 	byName := validateUploads(&p, uploads)
 	cf.validateDocuments(&p, roles, byName, uploads)
 	return invalid("case file", p...)
+}
+
+// validateCaseFile checks the case file's own fields.
+func (cf *CaseFile) validateCaseFile(p *problems) {
+	p.title("title", cf.Title)
+	p.language("language", cf.Language)
+	if cf.FolderID < 0 {
+		p.add("folderId", "must be positive (or 0 for none), got %d", cf.FolderID)
+	}
+	if cf.VisibilityMode != 0 && cf.VisibilityMode != 1 {
+		p.add("visibilityMode", "must be 0 (all documents) or 1 (own documents), got %d", cf.VisibilityMode)
+	}
+	p.span("sendAt", cf.SendAt, "expireAt", cf.ExpireAt)
+	for i, r := range cf.CCRecipients {
+		field := "ccRecipients[" + strconv.Itoa(i) + "]"
+		if strings.TrimSpace(r.Name) == "" {
+			p.add(field+".name", "is required")
+		}
+		if r.Email == "" {
+			p.add(field+".email", "is required")
+		} else {
+			p.email(field+".email", r.Email)
+		}
+	}
 }
 
 // validateSigners checks the signers and returns the set of their roles.
@@ -69,10 +104,18 @@ func (cf *CaseFile) validateSigners(p *problems) map[string]bool {
 		p.add("signers", "at least one signer is required")
 	}
 	roles := map[string]bool{}
-	for i, s := range cf.Signers {
+	for i := range cf.Signers {
+		s := &cf.Signers[i]
 		field := "signers[" + strconv.Itoa(i) + "]"
 		if strings.TrimSpace(s.Name) == "" {
 			p.add(field+".name", "is required")
+		}
+		if s.Email != "" {
+			p.email(field+".email", s.Email)
+		}
+		if s.Role != "" {
+			p.role(field+".role", s.Role)
+			roles[s.Role] = true
 		}
 		if s.SignOrder < 0 {
 			p.add(field+".signOrder", "must be 0 or more, got %d", s.SignOrder)
@@ -80,11 +123,27 @@ func (cf *CaseFile) validateSigners(p *problems) map[string]bool {
 		if s.ReminderInterval < 0 {
 			p.add(field+".reminderInterval", "must be at least 1 day (or 0 for no reminders), got %d", s.ReminderInterval)
 		}
-		if s.Role != "" {
-			roles[s.Role] = true
-		}
+		s.validateOptional(p, field)
 	}
 	return roles
+}
+
+// validateOptional checks a signer's optional texts, URLs, codes and times.
+func (s *Signer) validateOptional(p *problems, field string) {
+	for _, t := range []struct{ name, value string }{
+		{"emailSubject", s.EmailSubject}, {"emailText", s.EmailText},
+		{"reminderEmailSubject", s.ReminderEmailSubject}, {"reminderEmailText", s.ReminderEmailText},
+		{"completedEmailSubject", s.CompletedEmailSubject}, {"completedEmailText", s.CompletedEmailText},
+	} {
+		p.minLen(field+"."+t.name, t.value, minEmailText)
+	}
+	p.url(field+".successUrl", s.SuccessURL)
+	p.url(field+".failUrl", s.FailURL)
+	p.language(field+".language", s.Language)
+	if s.SSNType != "" && !slices.Contains(ssnTypes, s.SSNType) {
+		p.add(field+".ssnType", "must be one of %s, got %q", strings.Join(ssnTypes, ", "), s.SSNType)
+	}
+	p.span(field+".activeAt", s.ActiveAt, field+".expireAt", s.ExpireAt)
 }
 
 // validateUploads checks the uploads and returns the index of each name.
@@ -129,6 +188,10 @@ func (cf *CaseFile) validateDocuments(p *problems, roles map[string]bool, byName
 			p.add(field+".name", "%q is also the name of documents[%d]", d.Name, j)
 		} else if d.Name != "" {
 			used[d.Name] = i
+		}
+		p.title(field+".title", d.Title)
+		if d.DocumentOrder != nil && *d.DocumentOrder < 0 {
+			p.add(field+".documentOrder", "must be 0 or more, got %d", *d.DocumentOrder)
 		}
 		for k, r := range d.Roles {
 			if !roles[r] {

@@ -3,7 +3,9 @@ package casefiles_test
 import (
 	"errors"
 	"io"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,8 +24,8 @@ func base() (*casefiles.CaseFile, []casefiles.Upload) {
 				{Name: "Bob", Role: "employer", SignOrder: 1, ReminderInterval: 1},
 			},
 			Documents: []casefiles.Document{
-				{Name: "a.pdf", Roles: []string{"employee"}},
-				{Name: "b.pdf", Signable: casefiles.Bool(false)},
+				{Name: "a.pdf", Title: "A", Roles: []string{"employee"}},
+				{Name: "b.pdf", Title: "B", Signable: casefiles.Bool(false)},
 			},
 		}, []casefiles.Upload{
 			casefiles.BytesUpload("a.pdf", []byte("%PDF-a")),
@@ -86,6 +88,79 @@ func validateCases() []validateCase {
 			cf.Documents[1].Roles = []string{"employer", "witness"}
 		},
 			[]casefiles.Problem{{Field: "documents[1].roles[1]", Message: `"witness" is not the role of any signer`}}},
+		{"title too long", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Title = strings.Repeat("é", 1025) },
+			[]casefiles.Problem{{Field: "title", Message: "must be at most 1024 characters, got 1025"}}},
+		{"title of 1024 characters", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Title = strings.Repeat("é", 1024) }, nil},
+		{"document without title", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Documents[0].Title = "" },
+			[]casefiles.Problem{{Field: "documents[0].title", Message: "is required"}}},
+		{"document title too long", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Documents[1].Title = strings.Repeat("x", 1025) },
+			[]casefiles.Problem{{Field: "documents[1].title", Message: "must be at most 1024 characters, got 1025"}}},
+		{"negative documentOrder", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Documents[1].DocumentOrder = casefiles.Int(-1) },
+			[]casefiles.Problem{{Field: "documents[1].documentOrder", Message: "must be 0 or more, got -1"}}},
+		{"role too short", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.Signers[0].Role = "ab"
+			cf.Documents[0].Roles = []string{"ab"}
+		}, []casefiles.Problem{{Field: "signers[0].role", Message: `must be at least 3 characters, got "ab"`}}},
+		{"role outside the pattern", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.Signers[0].Role = "employee "
+			cf.Documents[0].Roles = []string{"employee "}
+		}, []casefiles.Problem{{Field: "signers[0].role", Message: `may hold only letters, digits, spaces, commas, underscores and hyphens, start with a letter or digit and not end with a space, got "employee "`}}},
+		{"roles the pattern allows", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.Signers[0].Role = "Board member, 2_b-"
+			cf.Documents[0].Roles = []string{"Board member, 2_b-"}
+		}, nil},
+		{"email texts too short", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			s := &cf.Signers[1]
+			s.EmailSubject, s.EmailText, s.ReminderEmailSubject = "Hi", "Sign", "Rem"
+			s.ReminderEmailText, s.CompletedEmailSubject, s.CompletedEmailText = "R", "Done", "Fin"
+		}, []casefiles.Problem{
+			{Field: "signers[1].emailSubject", Message: "must be at least 5 characters when set, got 2"},
+			{Field: "signers[1].emailText", Message: "must be at least 5 characters when set, got 4"},
+			{Field: "signers[1].reminderEmailSubject", Message: "must be at least 5 characters when set, got 3"},
+			{Field: "signers[1].reminderEmailText", Message: "must be at least 5 characters when set, got 1"},
+			{Field: "signers[1].completedEmailSubject", Message: "must be at least 5 characters when set, got 4"},
+			{Field: "signers[1].completedEmailText", Message: "must be at least 5 characters when set, got 3"},
+		}},
+		{"bad URLs", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.Signers[0].SuccessURL, cf.Signers[0].FailURL = "/done", "a://"
+		}, []casefiles.Problem{
+			{Field: "signers[0].successUrl", Message: `must be an absolute URL of at least 5 characters, got "/done"`},
+			{Field: "signers[0].failUrl", Message: `must be an absolute URL of at least 5 characters, got "a://"`},
+		}},
+		{"bad email", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Signers[0].Email = "Ada <ada@example.com>" },
+			[]casefiles.Problem{{Field: "signers[0].email", Message: `"Ada <ada@example.com>" is not an email address`}}},
+		{"unknown languages and ssnType", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.Language, cf.Signers[1].Language, cf.Signers[1].SSNType = "EN", "xx", "passport"
+		}, []casefiles.Problem{
+			{Field: "language", Message: `must be one of en, da, sv, nl, fr, fi, no, de, got "EN"`},
+			{Field: "signers[1].language", Message: `must be one of en, da, sv, nl, fr, fi, no, de, got "xx"`},
+			{Field: "signers[1].ssnType", Message: `must be one of legacy, dk:cpr, se:pin, no:nin, be:nrn, fi:pic, google:oidc, microsoft:oidc, sms, got "passport"`},
+		}},
+		{"case file settings out of range", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.FolderID, cf.VisibilityMode = -1, 2
+			cf.CCRecipients = []casefiles.CCRecipient{{Name: "Ok", Email: "ok@example.com"}, {Email: "nope"}, {Name: "No mail"}}
+		}, []casefiles.Problem{
+			{Field: "folderId", Message: "must be positive (or 0 for none), got -1"},
+			{Field: "visibilityMode", Message: "must be 0 (all documents) or 1 (own documents), got 2"},
+			{Field: "ccRecipients[1].name", Message: "is required"},
+			{Field: "ccRecipients[1].email", Message: `"nope" is not an email address`},
+			{Field: "ccRecipients[2].email", Message: "is required"},
+		}},
+		{"times before 1970 or out of order", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			early, send, expire := time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC), time.Now(), time.Now().Add(-time.Hour)
+			cf.SendAt, cf.ExpireAt = &send, &expire
+			cf.Signers[0].ActiveAt = &early
+		}, []casefiles.Problem{
+			{Field: "expireAt", Message: "must be after sendAt"},
+			{Field: "signers[0].activeAt", Message: "must not be before 1970-01-01 (unix seconds), got 1969-12-31T23:59:59Z"},
+		}},
+		{"the zero time", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.ExpireAt = &time.Time{} },
+			[]casefiles.Problem{{Field: "expireAt", Message: "must not be before 1970-01-01 (unix seconds), got 0001-01-01T00:00:00Z"}}},
+		{"every optional field valid", func(cf *casefiles.CaseFile, up *[]casefiles.Upload) {
+			full := fullCaseFile()
+			*cf = *full
+			*up = []casefiles.Upload{casefiles.BytesUpload("lease.pdf", nil), casefiles.BytesUpload("rules.pdf", nil)}
+		}, nil},
 		{"every problem at once", func(cf *casefiles.CaseFile, up *[]casefiles.Upload) {
 			cf.Title = ""
 			cf.Signers[0].Name = ""
@@ -158,8 +233,14 @@ func TestBadArguments(t *testing.T) {
 	assert.ErrorIs(t, err, signkit.ErrValidation)
 	_, err = c.Get(ctx(t), 0)
 	assert.ErrorIs(t, err, signkit.ErrValidation)
-	_, err = c.DownloadDocument(ctx(t), "", io.Discard)
+	_, err = c.DownloadDocument(ctx(t), 0, io.Discard)
 	assert.ErrorIs(t, err, signkit.ErrValidation)
-	_, err = c.DocumentContent(ctx(t), "")
+	_, err = c.DocumentContent(ctx(t), -1)
 	assert.ErrorIs(t, err, signkit.ErrValidation)
+	assert.ErrorIs(t, c.Delete(ctx(t), 0), signkit.ErrValidation)
+	_, err = c.List(ctx(t), &casefiles.ListOptions{Page: -1})
+	assert.ErrorIs(t, err, signkit.ErrValidation)
+	for _, err := range c.All(ctx(t), &casefiles.ListOptions{PerPage: -1}) {
+		assert.ErrorIs(t, err, signkit.ErrValidation)
+	}
 }

@@ -14,7 +14,8 @@ import (
 	"github.com/signkit/signkit-go/webhooks"
 )
 
-// The acceptance vector of issue 8.
+// A signature computed independently of this package (with openssl), for a
+// known secret, timestamp, headers and body.
 const (
 	vecSecret = "whsec-test"
 	vecBody   = `{"topic":"casefile","eventType":"completed","eventTime":{"date":"2026-11-22 10:00:00.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":531,"status":5}}`

@@ -170,7 +170,8 @@ func saveContract(ctx context.Context, client *signkit.Client, d *casefiles.Deta
 		return fmt.Errorf("case file %d has no signable document", d.ID)
 	}
 	n, err := atomicfile.Write(path, func(f io.Writer) (int64, error) {
-		return client.CaseFiles.DownloadDocument(ctx, d.Documents[i].DocumentID, f)
+		// The integer ID; DocumentID is only a key stamped on the pages.
+		return client.CaseFiles.DownloadDocument(ctx, d.Documents[i].ID, f)
 	})
 	if err != nil {
 		return fmt.Errorf("save the signed contract: %w", err)

@@ -56,7 +56,8 @@ func (q *quickstart) download(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("case file %d has no signed document", id)
 	}
 	n, err := atomicfile.Write(q.opts.out, func(w io.Writer) (int64, error) {
-		return q.client.CaseFiles.DownloadDocument(ctx, d.Documents[i].DocumentID, w)
+		// The integer ID; DocumentID is only a key stamped on the pages.
+		return q.client.CaseFiles.DownloadDocument(ctx, d.Documents[i].ID, w)
 	})
 	if err != nil {
 		return "", err

@@ -121,7 +121,8 @@ func (r *receiver) process(ctx context.Context, ev *webhooks.Event) error {
 	}
 	switch ev.Type {
 	case webhooks.CaseFileCompleted:
-		// Here: fetch the signed PDFs with client.CaseFiles.Get and DownloadDocument.
+		// Here: fetch the signed PDFs with client.CaseFiles.Get and
+		// DownloadDocument, passing each document's integer ID.
 	case webhooks.CaseFileRejected, webhooks.CaseFileExpired, webhooks.CaseFileFailed:
 		// Here: tell whoever waits for the signatures.
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,7 +151,7 @@ func badInputServer(t *testing.T) (*mockserver.Server, *fixture, *signkit.Client
 // service looks for it) and answers the status, content type and body.
 func sendBad(t *testing.T, srv *mockserver.Server, fx *fixture, tok string, bc badCase) (int, string, []byte) {
 	t.Helper()
-	path := strings.NewReplacer("{A}", fx.formA, "{sub}", fx.subscription, "{doc}", fx.documentID).Replace(bc.path)
+	path := strings.NewReplacer("{A}", fx.formA, "{sub}", fx.subscription, "{doc}", strconv.FormatInt(fx.documentID, 10)).Replace(bc.path)
 	req, err := http.NewRequest(bc.method, srv.URL()+path, strings.NewReader(bc.body))
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,10 +94,16 @@ func onboardingForm(name string) *forms.Form {
 	}
 }
 
-// contract is a one-signer, one-document case file and its upload.
+// contracts numbers the case files that contract makes.
+var contracts atomic.Int64
+
+// contract is a one-signer, one-document case file and its upload. Each call
+// gets its own title: the platform refuses the same payload twice within 24
+// hours (docs/platform.md, "Duplicates"), and these tests mean to
+// create a new case file every time.
 func contract() (*casefiles.CaseFile, casefiles.Upload) {
 	return &casefiles.CaseFile{
-		Title:     "Contract",
+		Title:     fmt.Sprintf("Contract %d", contracts.Add(1)),
 		Signers:   []casefiles.Signer{{Name: "Ada", Email: "ada@example.com"}},
 		Documents: []casefiles.Document{{Name: "contract.pdf", Title: "Contract"}},
 	}, casefiles.BytesUpload("contract.pdf", samplePDF())
@@ -148,7 +155,7 @@ type fixture struct {
 	file         forms.File
 	job          *casefiles.Job
 	sendCase     int64
-	documentID   string
+	documentID   int64 // the document's integer id, which the content endpoint takes
 	subscription string
 }
 
@@ -189,7 +196,7 @@ func buildFixture(ctx context.Context, srv *mockserver.Server, c *signkit.Client
 	if err != nil || len(d.Documents) == 0 {
 		return nil, fmt.Errorf("get case file: %v", err)
 	}
-	fx.documentID = d.Documents[0].DocumentID
+	fx.documentID = d.Documents[0].ID
 	s, err := c.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
 		Endpoint: receiver().URL + "/a", EventTypes: []webhooks.EventType{webhooks.SubscriptionTest}})
 	if err != nil {

@@ -228,10 +228,10 @@ func (w *loadWorker) round(ctx context.Context) error {
 		return fmt.Errorf("get case file: %v", err)
 	}
 	buf.Reset()
-	if _, err := c.CaseFiles.DownloadDocument(ctx, d.Documents[0].DocumentID, &buf); err != nil {
+	if _, err := c.CaseFiles.DownloadDocument(ctx, d.Documents[0].ID, &buf); err != nil {
 		return fmt.Errorf("download document: %w", err)
 	}
-	if _, err := c.CaseFiles.DocumentContent(ctx, d.Documents[0].DocumentID); err != nil {
+	if _, err := c.CaseFiles.DocumentContent(ctx, d.Documents[0].ID); err != nil {
 		return fmt.Errorf("document content: %w", err)
 	}
 	cfDef, up := contract()

@@ -198,14 +198,14 @@ var matrix = []row{
 			return check(err, d != nil && d.ID == fx.sendCase, "details %+v", d)
 		}, nil,
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 1, ok, false)}},
-	{"casefiles.DownloadDocument", "GET", func(fx *fixture) string { return "/api/v3/documents/" + fx.documentID + "/content" },
+	{"casefiles.DownloadDocument", "GET", func(fx *fixture) string { return fmt.Sprintf("/api/v3/documents/%d/content", fx.documentID) },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			var buf bytes.Buffer
 			n, err := c.CaseFiles.DownloadDocument(ctx, fx.documentID, &buf)
 			return check(err, n > 0 && bytes.HasPrefix(buf.Bytes(), []byte("%PDF-")), "downloaded %d bytes", n)
 		}, nil,
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 1, ok, false)}},
-	{"casefiles.DocumentContent", "GET", func(fx *fixture) string { return "/api/v3/documents/" + fx.documentID + "/content" },
+	{"casefiles.DocumentContent", "GET", func(fx *fixture) string { return fmt.Sprintf("/api/v3/documents/%d/content", fx.documentID) },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			d, err := c.CaseFiles.DocumentContent(ctx, fx.documentID)
 			return check(err, d != nil && bytes.HasPrefix(d.Content, []byte("%PDF-")), "content %v", d != nil)
