@@ -3,7 +3,8 @@ package signkit
 import "github.com/signkit/signkit-go/internal/apierror"
 
 // Error is a failure answered by the platform (a status outside 2xx): status,
-// code, message, the request's method and URL, the request id, one detail per
+// code, message, the request's method and URL, the request id (the answer's
+// X-Penneo-Request-Id header, which the platform's support asks for), one detail per
 // problem of a rejected request, and at most 64 KiB of the body. Every
 // service call returns it as *Error; use errors.As to read it and errors.Is
 // with the sentinels below to classify it.
@@ -15,10 +16,10 @@ type FieldError = apierror.FieldError
 // Sentinels that errors.Is matches against any *Error by status code.
 var (
 	ErrNotFound     = apierror.ErrNotFound     // 404
-	ErrUnauthorized = apierror.ErrUnauthorized // 401
+	ErrUnauthorized = apierror.ErrUnauthorized // 401, or a 400 "Invalid JWT token" (Send)
 	ErrForbidden    = apierror.ErrForbidden    // 403
 	ErrConflict     = apierror.ErrConflict     // 409
-	ErrValidation   = apierror.ErrValidation   // 400 or 422
+	ErrValidation   = apierror.ErrValidation   // 400 or 422, unless the 400 refuses the token
 	ErrRateLimited  = apierror.ErrRateLimited  // 429
 )
 
@@ -29,3 +30,6 @@ type ValidationError = apierror.ValidationError
 
 // Problem is one problem listed by a ValidationError.
 type Problem = apierror.Problem
+
+// RequestIDHeader is the answer header whose value Error.RequestID holds.
+const RequestIDHeader = apierror.RequestIDHeader

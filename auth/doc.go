@@ -4,8 +4,8 @@
 //
 // Most programs never use it directly: signkit.NewClient builds a TokenSource
 // from Config.Credentials and places the token the way each service expects
-// (a bearer token for the forms and signing services, X-Auth-Token for case
-// file creation, JWT plus X-Auth-Token for webhook subscriptions).
+// (a bearer token for the forms, signing and webhook services, X-Auth-Token
+// for case file creation; see docs/platform.md, "Authentication").
 //
 // # Credentials
 //
@@ -20,7 +20,8 @@
 // with a fresh nonce, a created_at timestamp and the Digest of both with the
 // API secret. Token answers the cached token until shortly before it expires
 // (WithRenewBefore, default one minute), then renews it; concurrent callers
-// share one renewal. When a service answers 401, Invalidate forgets the stale
+// share one renewal. When a service refuses the token (a 401, or the case
+// file creation service's 400 "Invalid JWT token"), Invalidate forgets the stale
 // token (unless a newer one already replaced it) so that the next Token call
 // renews it:
 //

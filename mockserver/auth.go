@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
@@ -12,7 +13,7 @@ import (
 	"time"
 )
 
-// Token rules of DESIGN section 3.
+// Token rules (docs/platform.md, "Authentication").
 const (
 	tokenLifetime  = 10 * time.Minute // on mock time
 	createdAtSkew  = 5 * time.Minute  // against the wall clock
@@ -159,9 +160,10 @@ func (s *Server) checkTokenRequest(req *tokenRequest, wall time.Time) (*user, in
 	if err != nil || len(nonce) == 0 {
 		return nil, http.StatusBadRequest, "invalid_request", "nonce must be standard base64 of random bytes"
 	}
-	created, err := time.Parse(time.RFC3339Nano, req.CreatedAt)
-	if err != nil {
-		return nil, http.StatusBadRequest, "invalid_request", "created_at must be an RFC 3339 time"
+	created, ok := parseCreatedAt(req.CreatedAt)
+	if !ok {
+		return nil, http.StatusBadRequest, "invalid_request",
+			`created_at must be an RFC 3339 time or in the form "Tue Nov 24 2026 07:26:27 GMT+0000"`
 	}
 	if d := wall.Sub(created); d > createdAtSkew || d < -createdAtSkew {
 		return nil, http.StatusUnauthorized, "invalid_grant", "created_at is more than 5 minutes away from the server's clock"
@@ -186,9 +188,27 @@ func digestMatches(nonce []byte, createdAt, secret, digest string) bool {
 	return subtle.ConstantTimeCompare([]byte(want), []byte(digest)) == 1
 }
 
-// tokenFrom extracts the access token where the service expects it: Forms
-// and Sign take "Authorization: Bearer T", Send "X-Auth-Token: T", the
-// webhook service any of those or "Authorization: JWT T".
+// phpCreatedAt is the created_at form of the platform's PHP SDK: PHP's
+// "D M j Y H:i:s \G\M\TO", day not zero-padded (docs/platform.md,
+// "Authentication").
+const phpCreatedAt = "Mon Jan 2 2006 15:04:05 GMT-0700"
+
+// parseCreatedAt reads created_at as RFC 3339 (fractional seconds allowed)
+// or in the PHP SDK's form.
+func parseCreatedAt(v string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, phpCreatedAt} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// tokenFrom extracts the access token where the service takes it
+// (docs/platform.md, "Authentication"): "Authorization: Bearer T" on Forms,
+// Sign and Webhook, "Authorization: JWT T" on Webhook, and "X-Auth-Token: T"
+// everywhere (alone or beside a bare "Authorization: JWT"). Send takes only
+// X-Auth-Token. The second answer says where to send it, for the 401.
 func tokenFrom(r *http.Request, svc service) (string, string) {
 	scheme, tok, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 	tok = strings.TrimSpace(tok)
@@ -202,17 +222,41 @@ func tokenFrom(r *http.Request, svc service) (string, string) {
 		}
 		return x, "an Authorization (Bearer or JWT) or X-Auth-Token header"
 	}
-	if strings.EqualFold(scheme, "Bearer") {
-		return tok, "an Authorization: Bearer header"
+	if strings.EqualFold(scheme, "Bearer") && tok != "" {
+		return tok, ""
 	}
-	return "", "an Authorization: Bearer header"
+	return x, "an Authorization: Bearer or X-Auth-Token header"
 }
 
-// authenticate answers the user of the request's token, or a 401.
+// wellFormedToken reports whether tok has the form of the mock's tokens
+// (see tokenStore.issue): unpadded base64url of 48 hex digits. Anything
+// else is a token the mock cannot have issued nor parse.
+func wellFormedToken(tok string) bool {
+	b, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil || len(b) != 48 {
+		return false
+	}
+	_, err = hex.DecodeString(string(b))
+	return err == nil
+}
+
+// errInvalidJWT is the Send service's answer to a token it cannot parse: a
+// 400 in the platform's exact shape (docs/platform.md, "Authentication").
+func errInvalidJWT() *apiError {
+	return &apiError{Status: http.StatusBadRequest, Code: "Bad Request",
+		Message: "Invalid JWT token: Invalid token format", Bare: true}
+}
+
+// authenticate answers the user of the request's token, or the error to
+// answer: 401 for a missing, unknown or expired token, except that the Send
+// service answers a malformed one 400 "Invalid JWT token".
 func (s *Server) authenticate(r *http.Request, svc service) (*user, error) {
 	tok, want := tokenFrom(r, svc)
 	if tok == "" {
 		return nil, errUnauthorized("missing access token: send it in " + want)
+	}
+	if svc == svcSend && !wellFormedToken(tok) {
+		return nil, errInvalidJWT()
 	}
 	id, ok := s.tokens.lookup(tok, s.Now())
 	if !ok {

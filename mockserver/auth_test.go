@@ -1,6 +1,8 @@
 package mockserver
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +23,9 @@ func TestTokenEndpoint(t *testing.T) {
 		code   string
 	}{
 		{"fractional created_at", func(m map[string]string) {}, 200, ""},
+		{"php created_at", func(m map[string]string) {}, 200, ""},
+		{"php created_at, other offset", func(m map[string]string) {}, 200, ""},
+		{"php created_at too old", nil, 401, "invalid_grant"},
 		{"wrong grant", func(m map[string]string) { m["grant_type"] = "password" }, 400, "unsupported_grant_type"},
 		{"missing key", func(m map[string]string) { delete(m, "key") }, 400, "invalid_request"},
 		{"wrong client secret", func(m map[string]string) { m["client_secret"] = "nope" }, 401, "invalid_client"},
@@ -74,6 +79,12 @@ func tokenCaseBody(def UserCredentials, name string, reused map[string]string) m
 	switch name {
 	case "fractional created_at":
 		return tokenBodyAt(def, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+	case "php created_at":
+		return tokenBodyAt(def, time.Now().UTC().Format(phpCreatedAt))
+	case "php created_at, other offset":
+		return tokenBodyAt(def, time.Now().In(time.FixedZone("", 2*3600)).Format(phpCreatedAt))
+	case "php created_at too old":
+		return tokenBodyAt(def, time.Now().Add(-6*time.Minute).UTC().Format(phpCreatedAt))
 	case "created_at too old":
 		return tokenBody(def, time.Now().Add(-5*time.Minute-10*time.Second))
 	case "created_at in future":
@@ -84,6 +95,32 @@ func tokenCaseBody(def UserCredentials, name string, reused map[string]string) m
 	return nil
 }
 
+func TestParseCreatedAt(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want time.Time
+		ok   bool
+	}{
+		{"2026-11-24T07:26:27Z", time.Date(2026, 11, 24, 7, 26, 27, 0, time.UTC), true},
+		{"2026-11-24T07:26:27.123Z", time.Date(2026, 11, 24, 7, 26, 27, 123e6, time.UTC), true},
+		{"2026-11-24T08:26:27+01:00", time.Date(2026, 11, 24, 7, 26, 27, 0, time.UTC), true},
+		{"Tue Nov 24 2026 07:26:27 GMT+0000", time.Date(2026, 11, 24, 7, 26, 27, 0, time.UTC), true},
+		{"Wed Nov 4 2026 07:26:27 GMT+0000", time.Date(2026, 11, 4, 7, 26, 27, 0, time.UTC), true},
+		{"Tue Nov 24 2026 09:26:27 GMT+0200", time.Date(2026, 11, 24, 7, 26, 27, 0, time.UTC), true},
+		{"Tue Nov 24 2026 07:26:27 GMT", time.Time{}, false},
+		{"Tue Nov 24 2026 07:26:27 +0000", time.Time{}, false},
+		{"2026-11-24 07:26:27", time.Time{}, false},
+		{"", time.Time{}, false},
+	}
+	for _, tc := range tests {
+		got, ok := parseCreatedAt(tc.in)
+		if ok != tc.ok || !got.Equal(tc.want) {
+			t.Errorf("parseCreatedAt(%q) = %v, %t; want %v, %t", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
 func TestTokenExpiresOnMockTimeInEveryService(t *testing.T) {
 	t.Parallel()
 	s := newManual(t)
@@ -92,7 +129,9 @@ func TestTokenExpiresOnMockTimeInEveryService(t *testing.T) {
 		{"forms", "GET", "/collect/api/v1/forms/nope", "Authorization", "Bearer "},
 		{"sign", "GET", "/api/v1/casefiles/1", "Authorization", "Bearer "},
 		{"send", "POST", "/send/api/v1/casefiles/20251022/create", "X-Auth-Token", ""},
-		{"webhook", "GET", "/webhook/api/v1/subscriptions", "Authorization", "JWT "},
+		{"webhook", "GET", "/webhook/api/v1/subscriptions", "Authorization", "Bearer "},
+		{"webhook JWT", "GET", "/webhook/api/v1/subscriptions", "Authorization", "JWT "},
+		{"sign X-Auth-Token", "GET", "/api/v1/casefiles/1", "X-Auth-Token", ""},
 	}
 	check := func(when string, wantOK bool) {
 		for _, p := range probes {
@@ -118,26 +157,69 @@ func TestTokenPlacement(t *testing.T) {
 	t.Parallel()
 	s := newManual(t)
 	tok := login(t, s, s.DefaultCredentials())
+	unknown := login(t, s, s.DefaultCredentials()) // well formed, then expired below
 	tests := []struct {
-		name, path, header, value string
-		status                    int
+		name, path string
+		header     map[string]string
+		status     int
+		message    string // a prefix of the error message, when set
 	}{
-		{"forms bearer", "/collect/api/v1/forms/x", "Authorization", "Bearer " + tok, 404},
-		{"forms x-auth-token refused", "/collect/api/v1/forms/x", "X-Auth-Token", tok, 401},
-		{"forms JWT refused", "/collect/api/v1/forms/x", "Authorization", "JWT " + tok, 401},
-		{"send x-auth-token", "/send/api/v1/nothing", "X-Auth-Token", tok, 404},
-		{"send bearer refused", "/send/api/v1/nothing", "Authorization", "Bearer " + tok, 401},
-		{"webhook JWT", "/webhook/api/v1/nothing", "Authorization", "JWT " + tok, 404},
-		{"webhook bearer", "/webhook/api/v1/nothing", "Authorization", "Bearer " + tok, 404},
-		{"webhook x-auth-token", "/webhook/api/v1/nothing", "X-Auth-Token", tok, 404},
-		{"unknown token", "/collect/api/v1/forms/x", "Authorization", "Bearer nope", 401},
+		{"forms bearer", "/collect/api/v1/forms/x", map[string]string{"Authorization": "Bearer " + tok}, 404, ""},
+		{"forms x-auth-token", "/collect/api/v1/forms/x", map[string]string{"X-Auth-Token": tok}, 404, ""},
+		{"forms x-auth-token, bare JWT", "/collect/api/v1/forms/x", map[string]string{"X-Auth-Token": tok, "Authorization": "JWT"}, 404, ""},
+		{"forms JWT refused", "/collect/api/v1/forms/x", map[string]string{"Authorization": "JWT " + tok}, 401, ""},
+		{"sign bearer", "/api/v1/nothing", map[string]string{"Authorization": "Bearer " + tok}, 404, ""},
+		{"sign x-auth-token, bare JWT", "/api/v1/nothing", map[string]string{"X-Auth-Token": tok, "Authorization": "JWT"}, 404, ""},
+		{"sign x-auth-token", "/api/v1/nothing", map[string]string{"X-Auth-Token": tok}, 404, ""},
+		{"send x-auth-token", "/send/api/v1/nothing", map[string]string{"X-Auth-Token": tok}, 404, ""},
+		{"send x-auth-token, bare JWT", "/send/api/v1/nothing", map[string]string{"X-Auth-Token": tok, "Authorization": "JWT"}, 404, ""},
+		{"send bearer refused", "/send/api/v1/nothing", map[string]string{"Authorization": "Bearer " + tok}, 401, ""},
+		{"send missing token", "/send/api/v1/nothing", nil, 401, ""},
+		{"send malformed token", "/send/api/v1/nothing", map[string]string{"X-Auth-Token": "nope"}, 400, "Invalid JWT token"},
+		{"send JWT-looking token", "/send/api/v1/casefiles/20251022/create", map[string]string{"X-Auth-Token": "eyJ.eyJ.sig"}, 400, "Invalid JWT token"},
+		{"send expired token", "/send/api/v1/nothing", map[string]string{"X-Auth-Token": unknown}, 401, ""},
+		{"webhook JWT", "/webhook/api/v1/nothing", map[string]string{"Authorization": "JWT " + tok}, 404, ""},
+		{"webhook bearer", "/webhook/api/v1/nothing", map[string]string{"Authorization": "Bearer " + tok}, 404, ""},
+		{"webhook x-auth-token", "/webhook/api/v1/nothing", map[string]string{"X-Auth-Token": tok}, 404, ""},
+		{"webhook x-auth-token, bare JWT", "/webhook/api/v1/nothing", map[string]string{"X-Auth-Token": tok, "Authorization": "JWT"}, 404, ""},
+		{"webhook malformed token", "/webhook/api/v1/nothing", map[string]string{"Authorization": "Bearer nope"}, 401, ""},
+		{"forms malformed token", "/collect/api/v1/forms/x", map[string]string{"Authorization": "Bearer nope"}, 401, ""},
+		{"sign malformed token", "/api/v1/nothing", map[string]string{"X-Auth-Token": "nope"}, 401, ""},
 	}
+	s.tokens.mu.Lock()
+	it := s.tokens.tokens[unknown]
+	it.expires = s.Now()
+	s.tokens.tokens[unknown] = it
+	s.tokens.mu.Unlock()
 	for _, tc := range tests {
 		req := newReq(t, s, "GET", tc.path)
-		req.Header.Set(tc.header, tc.value)
-		var e apiErr
-		if st, b := do(t, s, req, &e); st != tc.status || e.StatusCode != tc.status {
-			t.Errorf("%s: %d, want %d: %s", tc.name, st, tc.status, b)
+		if strings.HasSuffix(tc.path, "/create") {
+			req.Method = "POST"
 		}
+		for k, v := range tc.header {
+			req.Header.Set(k, v)
+		}
+		var e apiErr
+		if st, b := do(t, s, req, &e); st != tc.status || e.StatusCode != tc.status || !strings.HasPrefix(e.Message, tc.message) {
+			t.Errorf("%s: %d, want %d %q: %s", tc.name, st, tc.status, tc.message, b)
+		}
+	}
+}
+
+// TestSendMalformedTokenShape: the Send service answers a token it cannot
+// parse exactly as the platform does.
+func TestSendMalformedTokenShape(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	req := newReq(t, s, "POST", "/send/api/v1/casefiles/20251022/create")
+	req.Header.Set("X-Auth-Token", "not-a-token")
+	st, b := do(t, s, req, nil)
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%d %s: %v", st, b, err)
+	}
+	want := map[string]any{"error": "Bad Request", "message": "Invalid JWT token: Invalid token format", "statusCode": float64(400)}
+	if st != 400 || !reflect.DeepEqual(got, want) {
+		t.Errorf("answer %d %s, want 400 %v", st, b, want)
 	}
 }

@@ -11,13 +11,17 @@ import (
 )
 
 // apiError is an error answer of the mock's services. Handlers return it
-// (or wrap it); the router writes it as the JSON error body of DESIGN section
-// 3: {"statusCode","error","message","details":[{"field","message"}]}.
+// (or wrap it); the router writes it as the platform's JSON error body
+// (docs/platform.md, "Errors and request ids"):
+// {"statusCode","error","message","details":[{"field","message"}]}.
 type apiError struct {
 	Status  int
 	Code    string
 	Message string
 	Details []fieldError
+	// Bare leaves "details" out, for answers the platform sends without it
+	// (the Send service's "Invalid JWT token").
+	Bare bool
 }
 
 // fieldError is one problem of a request, named by the field it concerns.
@@ -96,9 +100,11 @@ func writeError(w http.ResponseWriter, err error) {
 	if ae.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="signkit-mock"`)
 	}
-	writeJSON(w, ae.Status, map[string]any{
-		"statusCode": ae.Status, "error": ae.Code, "message": ae.Message, "details": details,
-	})
+	body := map[string]any{"statusCode": ae.Status, "error": ae.Code, "message": ae.Message}
+	if !ae.Bare {
+		body["details"] = details
+	}
+	writeJSON(w, ae.Status, body)
 }
 
 // writeJSON writes v as a JSON answer with the given status.

@@ -7,14 +7,14 @@ import (
 )
 
 // service names one of the areas the single listener serves. Its prefix
-// follows signkit.LocalEndpoints; its token placement follows DESIGN
-// section 3.
+// follows signkit.LocalEndpoints; its token placement follows
+// docs/platform.md, "Authentication" (see tokenFrom).
 type service int
 
 const (
 	svcAuth    service = iota // {Auth} = /auth: the token endpoint, no token
-	svcForms                  // {Forms} = /collect/api: Authorization: Bearer
-	svcSign                   // {Sign} = "": /api/...: Authorization: Bearer
+	svcForms                  // {Forms} = /collect/api: Bearer or X-Auth-Token
+	svcSign                   // {Sign} = "": /api/...: Bearer or X-Auth-Token
 	svcSend                   // {Send} = /send: X-Auth-Token
 	svcWebhook                // {Webhook} = /webhook: Bearer, JWT or X-Auth-Token
 	svcPublic                 // public pages (forms, later signing): no token

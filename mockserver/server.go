@@ -54,7 +54,7 @@ func New(opts ...Option) *Server {
 	s := &Server{cfg: cfg, clock: newClock(cfg.manualClock, start), journal: newJournal(cfg.journalSize)}
 	s.router = &router{s: s}
 	s.initDomains()
-	s.handler = s.journaled(s.faultInjecting(s.router))
+	s.handler = withRequestID(s.journaled(s.faultInjecting(s.router)))
 	return s
 }
 

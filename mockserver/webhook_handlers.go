@@ -1,6 +1,12 @@
 package mockserver
 
-import "net/http"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+)
 
 // webhookDomain is the webhook service's state: subscriptions, the delivery
 // engine and the journal of delivery attempts.
@@ -102,9 +108,11 @@ func (s *Server) handleSubscriptionGet(w http.ResponseWriter, r *http.Request) e
 	return nil
 }
 
-// handleSubscriptionReplace is PUT {Webhook}/api/v1/subscriptions/{id}: it
-// replaces endpoint and event types, and isActive when given (true
-// re-enables a disabled subscription: it gets new events only).
+// handleSubscriptionReplace is PUT {Webhook}/api/v1/subscriptions/{id} → 200
+// with the subscription: it replaces the whole subscription, an omitted
+// isActive meaning false, an omitted endpoint or event type list a 422
+// (docs/platform.md, "Webhook service"). isActive true re-enables a disabled
+// subscription: it gets new events only.
 func (s *Server) handleSubscriptionReplace(w http.ResponseWriter, r *http.Request) error {
 	req, err := s.readSubscriptionRequest(w, r)
 	if err != nil {
@@ -132,12 +140,38 @@ func (s *Server) handleSubscriptionDelete(w http.ResponseWriter, r *http.Request
 
 // handleSubscriptionTest is POST {Webhook}/api/v1/subscriptions/test → 204:
 // a webhook.subscription.test event goes to every active subscription of the
-// customer that lists it, under the same retry policy as every event.
+// customer that lists it, under the same retry policy as every event. The
+// body is `{}` (docs/platform.md, "Webhook service") or empty; any other JSON
+// object is accepted and ignored, anything else is a 400.
 func (s *Server) handleSubscriptionTest(w http.ResponseWriter, r *http.Request) error {
 	if err := checkWebhookHeaders(r, false); err != nil {
 		return err
 	}
+	if err := s.readEmptyObject(w, r); err != nil {
+		return err
+	}
 	s.emitTestEvent(userFrom(r).CustomerID)
 	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// readEmptyObject reads a body that must be empty or a JSON object, bounded
+// by the server's body limit: 413 when too large, 400 otherwise.
+func (s *Server) readEmptyObject(w http.ResponseWriter, r *http.Request) error {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.maxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return errTooLarge(s.cfg.maxBodyBytes)
+		}
+		return errBadRequest("reading the body failed")
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
+		return errBadRequest("the body must be empty or a JSON object such as {}")
+	}
 	return nil
 }

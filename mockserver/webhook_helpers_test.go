@@ -27,8 +27,8 @@ func whServer(t testing.TB, opts ...Option) *Server {
 	return s
 }
 
-// whCall sends a JSON request in process with the webhook service's
-// headers (Authorization: JWT, X-Auth-Token, Accept, Accept-Charset) and
+// whCall sends a JSON request in process with the headers the SDK sends to
+// the webhook service (Authorization: Bearer, Accept, Accept-Charset) and
 // decodes a JSON answer into out when out is not nil.
 func whCall(t testing.TB, s *Server, method, path, token string, body, out any) (int, []byte) {
 	t.Helper()
@@ -36,8 +36,7 @@ func whCall(t testing.TB, s *Server, method, path, token string, body, out any) 
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("Accept-Charset", "utf-8")
 	if token != "" {
-		req.Header.Set("Authorization", "JWT "+token)
-		req.Header.Set("X-Auth-Token", token)
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	return do(t, s, req, out)
 }

@@ -13,14 +13,14 @@ import (
 )
 
 // maxActiveSubscriptions is how many subscriptions of one customer may be
-// active at once (spec, Limits).
+// active at once (docs/platform.md, "Webhook service").
 const maxActiveSubscriptions = 5
 
 // testEventType is the event type of the on-demand test event.
 const testEventType = "webhook.subscription.test"
 
-// isKnownEventType reports whether a subscription may list typ (spec, Event
-// types).
+// isKnownEventType reports whether a subscription may list typ (the
+// service specification's event types).
 func isKnownEventType(typ string) bool {
 	switch typ {
 	case "sign.casefile.completed", "sign.casefile.expired", "sign.casefile.failed", "sign.casefile.rejected",
@@ -49,7 +49,7 @@ type subscription struct {
 	gen uint64
 }
 
-// subscriptionJSON is the wire shape of a subscription (spec, Webhook service).
+// subscriptionJSON is the wire shape of a subscription (docs/platform.md, "Webhook service").
 type subscriptionJSON struct {
 	CustomerID int64    `json:"customerId"`
 	ID         string   `json:"id"`
@@ -164,9 +164,11 @@ func (st *subscriptionStore) list(customerID int64) []subscription {
 	return out
 }
 
-// replace sets endpoint, event types and (when given) isActive of the
-// customer's subscription id, checking the limits. Disabling or enabling
-// starts a new generation, so older deliveries stop.
+// replace replaces the customer's subscription id as a whole: endpoint,
+// event types and isActive, an omitted isActive meaning false (an omitted
+// field is cleared, docs/platform.md, "Webhook service"), checking the
+// limits. Disabling or enabling starts a new generation, so older deliveries
+// stop. Id, customer, creator, secret and creation time stay.
 func (st *subscriptionStore) replace(customerID int64, id string, req *subscriptionRequest) (subscription, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -176,9 +178,7 @@ func (st *subscriptionStore) replace(customerID int64, id string, req *subscript
 	}
 	next := *cur
 	next.Endpoint, next.EventTypes = req.Endpoint, slices.Clone(*req.EventTypes)
-	if req.IsActive != nil {
-		next.IsActive = *req.IsActive
-	}
+	next.IsActive = req.IsActive != nil && *req.IsActive
 	if err := st.conflictLocked(&next); err != nil {
 		return subscription{}, err
 	}
@@ -253,7 +253,9 @@ func endpointKey(endpoint string) string {
 }
 
 // checkSubscription validates a create or replace body: 422 with one detail
-// per problem.
+// per problem. Endpoint and at least one event type are required, by create
+// and by replace alike (a replacement without them would leave a
+// subscription that cannot deliver).
 func checkSubscription(req *subscriptionRequest) error {
 	var p problems
 	if msg := checkWebhookEndpoint(req.Endpoint); msg != "" {

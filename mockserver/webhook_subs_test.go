@@ -104,8 +104,7 @@ func newWebhookRequest(t *testing.T, s *Server, method, path, token, body string
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("Accept-Charset", "utf-8")
-	req.Header.Set("Authorization", "JWT "+token)
-	req.Header.Set("X-Auth-Token", token)
+	req.Header.Set("Authorization", "Bearer "+token)
 	return req
 }
 
@@ -124,7 +123,9 @@ func TestSubscriptionHeaders(t *testing.T) {
 		{"Bearer only", map[string]string{"Authorization": "Bearer " + tok}, 201},
 		{"X-Auth-Token only", map[string]string{"X-Auth-Token": tok}, 201},
 		{"no token", map[string]string{}, 401},
+		{"bare JWT and X-Auth-Token", map[string]string{"Authorization": "JWT", "X-Auth-Token": tok}, 201},
 		{"bad token", map[string]string{"Authorization": "JWT nope"}, 401},
+		{"malformed bearer token", map[string]string{"Authorization": "Bearer nope"}, 401},
 		{"charset in content type", map[string]string{"X-Auth-Token": tok, "Content-Type": "application/json; charset=utf-8"}, 201},
 		{"form body", map[string]string{"X-Auth-Token": tok, "Content-Type": "application/x-www-form-urlencoded"}, 415},
 		{"accepts any", map[string]string{"X-Auth-Token": tok, "Accept": "*/*", "Accept-Charset": "*"}, 201},
@@ -182,10 +183,14 @@ func TestSubscriptionCRUD(t *testing.T) {
 		got.Secret != a.Secret || got.ID != a.ID {
 		t.Errorf("put: %d %s", st, body)
 	}
-	delete(put, "isActive") // absent isActive keeps the state
+	put["isActive"] = true // re-enabled
+	if whCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, &got); !got.IsActive {
+		t.Errorf("put with isActive true: %+v", got)
+	}
+	delete(put, "isActive") // PUT replaces the whole subscription: absent isActive is false
 	put["endpoint"] = "https://example.test/a3"
 	if whCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, &got); got.IsActive || got.Endpoint != "https://example.test/a3" {
-		t.Errorf("put without isActive: %+v", got)
+		t.Errorf("put without isActive: %+v, want it inactive", got)
 	}
 	put["endpoint"] = "https://EXAMPLE.test/b"
 	if st, _ := whCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, nil); st != 409 {
@@ -310,5 +315,88 @@ func TestTestEventGoesToSubscribersOfTheCustomer(t *testing.T) {
 	if len(listening.requests()) != 1 || len(other.requests()) != 0 || len(foreign.requests()) != 0 {
 		t.Errorf("deliveries: listening %d, not listing the type %d, other customer %d; want 1, 0, 0",
 			len(listening.requests()), len(other.requests()), len(foreign.requests()))
+	}
+}
+
+// TestSubscriptionReplaceIsWhole: PUT replaces the whole subscription, so an
+// omitted isActive disables it, and an omitted endpoint or event type list is
+// refused with 422 (both are required) without changing anything.
+func TestSubscriptionReplaceIsWhole(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	tok := whAdminToken(t, s)
+	sub := whSubscribe(t, s, tok, "https://example.test/whole", "sign.signer.signed")
+	path := subsPath + "/" + sub.ID
+	tests := []struct {
+		name   string
+		body   map[string]any
+		status int
+		field  string // the detail of a 422
+		active bool   // isActive after the request
+	}{
+		{"whole, active", map[string]any{"endpoint": "https://example.test/w1", "eventTypes": []string{"sign.signer.signed"}, "isActive": true}, 200, "", true},
+		{"isActive omitted", map[string]any{"endpoint": "https://example.test/w2", "eventTypes": []string{"sign.signer.signed"}}, 200, "", false},
+		{"re-enabled", map[string]any{"endpoint": "https://example.test/w3", "eventTypes": []string{"sign.signer.signed"}, "isActive": true}, 200, "", true},
+		{"endpoint omitted", map[string]any{"eventTypes": []string{"sign.signer.signed"}, "isActive": false}, 422, "endpoint", true},
+		{"eventTypes omitted", map[string]any{"endpoint": "https://example.test/w4", "isActive": false}, 422, "eventTypes", true},
+		{"eventTypes empty", map[string]any{"endpoint": "https://example.test/w4", "eventTypes": []string{}, "isActive": false}, 422, "eventTypes", true},
+	}
+	for _, tc := range tests {
+		var e apiErr
+		st, b := whCall(t, s, "PUT", path, tok, tc.body, &e)
+		if st != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.name, st, b, tc.status)
+			continue
+		}
+		if tc.field != "" && (len(e.Details) != 1 || e.Details[0].Field != tc.field) {
+			t.Errorf("%s: details %+v, want one on %s", tc.name, e.Details, tc.field)
+		}
+		var got subscriptionJSON
+		whCall(t, s, "GET", path, tok, nil, &got)
+		if got.IsActive != tc.active || got.Secret != sub.Secret {
+			t.Errorf("%s: stored %+v, want isActive %t and the secret kept", tc.name, got, tc.active)
+		}
+		if tc.status == 200 && got.Endpoint != tc.body["endpoint"] {
+			t.Errorf("%s: endpoint %q, want %q", tc.name, got.Endpoint, tc.body["endpoint"])
+		}
+		if tc.status != 200 && got.Endpoint != "https://example.test/w3" {
+			t.Errorf("%s: a refused PUT changed the endpoint to %q", tc.name, got.Endpoint)
+		}
+	}
+}
+
+// TestTestEventBodies: the test event is asked for with {} (the vendor's
+// collection), or with no body; any other JSON object is ignored; a body
+// that is not a JSON object is a 400 and sends nothing.
+func TestTestEventBodies(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	tok := whAdminToken(t, s)
+	rcv := newReceiver(t, http.StatusNoContent)
+	whSubscribe(t, s, tok, rcv.URL(), testEventType)
+	tests := []struct {
+		name, body string
+		status     int
+	}{
+		{"empty object", `{}`, 204},
+		{"no body", ``, 204},
+		{"object", `{"note":"x"}`, 204},
+		{"array", `[1]`, 400},
+		{"malformed", `{`, 400},
+		{"null", `null`, 400},
+	}
+	sent := 0
+	for _, tc := range tests {
+		req := newWebhookRequest(t, s, "POST", subsPath+"/test", tok, tc.body)
+		if st, b := do(t, s, req, nil); st != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.name, st, b, tc.status)
+		}
+		if tc.status == 204 {
+			sent++
+		}
+		s.Advance(0)
+		if got := len(rcv.requests()); got != sent {
+			t.Errorf("%s: %d test events delivered, want %d", tc.name, got, sent)
+		}
 	}
 }

@@ -26,7 +26,10 @@ func NewClient(t *transport.Client, baseURL string) *Client {
 	return &Client{t: t, base: baseURL}
 }
 
-// SubscriptionRequest creates or (as a whole) replaces a subscription.
+// SubscriptionRequest creates or replaces a subscription. On update, a field
+// left unset (Endpoint "", no EventTypes, IsActive nil) keeps its current
+// value: UpdateSubscription reads it first, because the service replaces the
+// whole subscription and clears what a request omits.
 type SubscriptionRequest struct {
 	// Endpoint is the https URL that receives the events (http is allowed
 	// only for loopback hosts: 127.0.0.0/8, ::1, localhost).
@@ -34,23 +37,30 @@ type SubscriptionRequest struct {
 	// EventTypes are the subscribed types: at least one, each known.
 	EventTypes []EventType `json:"eventTypes"`
 	// IsActive enables (true) or disables (false) the subscription; nil
-	// leaves the service's default: active on create. Set it to true on
-	// update to re-enable a subscription that failures disabled.
+	// leaves the service's default (active) on create and keeps the current
+	// state on update. Set it to true on update to re-enable a subscription
+	// that failures disabled.
 	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Validate checks r before it is sent and reports every problem in one
 // *signkit.ValidationError: the endpoint is an absolute https URL (or http on
 // a loopback host), and there is at least one event type, each known.
-func (r *SubscriptionRequest) Validate() error {
+func (r *SubscriptionRequest) Validate() error { return r.validate(false) }
+
+// validate checks r; with partial, an unset endpoint or event type list is
+// no problem (an update fills it from the current subscription).
+func (r *SubscriptionRequest) validate(partial bool) error {
 	if r == nil {
 		return apierror.Invalid("webhooks", "subscription request", apierror.Problem{Field: "request", Message: "is nil"})
 	}
 	var problems []apierror.Problem
-	if msg := checkEndpoint(r.Endpoint); msg != "" {
-		problems = append(problems, apierror.Problem{Field: "endpoint", Message: msg})
+	if r.Endpoint != "" || !partial {
+		if msg := checkEndpoint(r.Endpoint); msg != "" {
+			problems = append(problems, apierror.Problem{Field: "endpoint", Message: msg})
+		}
 	}
-	if len(r.EventTypes) == 0 {
+	if len(r.EventTypes) == 0 && !partial {
 		problems = append(problems, apierror.Problem{Field: "eventTypes", Message: "must list at least one event type"})
 	}
 	seen := make(map[EventType]bool, len(r.EventTypes))
@@ -135,7 +145,7 @@ func (c *Client) CreateSubscription(ctx context.Context, r *SubscriptionRequest)
 		return nil, err
 	}
 	var s Subscription
-	err := c.t.Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url(), Auth: transport.JWT, JSON: r, Header: charset()}, &s)
+	err := c.t.Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url(), Auth: transport.Bearer, JSON: r, Header: charset()}, &s)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +157,7 @@ func (c *Client) ListSubscriptions(ctx context.Context) ([]Subscription, error) 
 	var page struct {
 		Items []Subscription `json:"items"`
 	}
-	if err := c.t.Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(), Auth: transport.JWT, Header: charset()}, &page); err != nil {
+	if err := c.t.Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(), Auth: transport.Bearer, Header: charset()}, &page); err != nil {
 		return nil, err
 	}
 	return page.Items, nil
@@ -159,25 +169,7 @@ func (c *Client) GetSubscription(ctx context.Context, id string) (*Subscription,
 		return nil, err
 	}
 	var s Subscription
-	if err := c.t.Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(id), Auth: transport.JWT, Header: charset()}, &s); err != nil {
-		return nil, err
-	}
-	return &s, nil
-}
-
-// UpdateSubscription validates r and replaces the whole subscription with it
-// (endpoint, event types and, when set, IsActive). To re-enable a
-// subscription that delivery failures disabled, send IsActive: Bool(true).
-func (c *Client) UpdateSubscription(ctx context.Context, id string, r *SubscriptionRequest) (*Subscription, error) {
-	if err := checkID(id); err != nil {
-		return nil, err
-	}
-	if err := r.Validate(); err != nil {
-		return nil, err
-	}
-	var s Subscription
-	err := c.t.Do(ctx, &transport.Request{Method: http.MethodPut, URL: c.url(id), Auth: transport.JWT, JSON: r, Header: charset()}, &s)
-	if err != nil {
+	if err := c.t.Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(id), Auth: transport.Bearer, Header: charset()}, &s); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -190,14 +182,17 @@ func (c *Client) DeleteSubscription(ctx context.Context, id string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	return c.t.Do(ctx, &transport.Request{Method: http.MethodDelete, URL: c.url(id), Auth: transport.JWT,
+	return c.t.Do(ctx, &transport.Request{Method: http.MethodDelete, URL: c.url(id), Auth: transport.Bearer,
 		Header: charset(), GoneIsDone: true}, nil)
 }
 
 // SendTestEvent asks the service to send a webhook.subscription.test event
-// to every active subscription of the customer that lists that type.
+// to every active subscription of the customer that lists that type. The
+// body is the empty JSON object the service expects (see docs/platform.md,
+// "Webhook service").
 func (c *Client) SendTestEvent(ctx context.Context) error {
-	return c.t.Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url("test"), Auth: transport.JWT, Header: charset()}, nil)
+	return c.t.Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url("test"), Auth: transport.Bearer,
+		JSON: struct{}{}, Header: charset()}, nil)
 }
 
 // Bool returns a pointer to b, for SubscriptionRequest.IsActive.

@@ -27,31 +27,33 @@ func validRequest() *webhooks.SubscriptionRequest {
 
 func subscriptionCalls() []sdktest.Call {
 	return []sdktest.Call{
-		{Name: "CreateSubscription", Method: http.MethodPost, URL: subsURL, Status: 201, Body: subJSON, TokenCheck: sdktest.JWT,
+		{Name: "CreateSubscription", Method: http.MethodPost, URL: subsURL, Status: 201, Body: subJSON, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
 				_, err := c.Webhooks.CreateSubscription(ctx, validRequest())
 				return err
 			}},
-		{Name: "ListSubscriptions", Method: http.MethodGet, URL: subsURL, Status: 200, Body: `{"items":[` + subJSON + `]}`, TokenCheck: sdktest.JWT,
+		{Name: "ListSubscriptions", Method: http.MethodGet, URL: subsURL, Status: 200, Body: `{"items":[` + subJSON + `]}`, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
 				_, err := c.Webhooks.ListSubscriptions(ctx)
 				return err
 			}},
-		{Name: "GetSubscription", Method: http.MethodGet, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.JWT,
+		{Name: "GetSubscription", Method: http.MethodGet, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
 				_, err := c.Webhooks.GetSubscription(ctx, subID)
 				return err
 			}},
-		{Name: "UpdateSubscription", Method: http.MethodPut, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.JWT,
+		{Name: "UpdateSubscription", Method: http.MethodPut, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
-				_, err := c.Webhooks.UpdateSubscription(ctx, subID, validRequest())
+				whole := validRequest()
+				whole.IsActive = webhooks.Bool(true) // a whole request: no GET first
+				_, err := c.Webhooks.UpdateSubscription(ctx, subID, whole)
 				return err
 			}},
-		{Name: "DeleteSubscription", Method: http.MethodDelete, URL: subsURL + "/" + subID, Status: 204, TokenCheck: sdktest.JWT,
+		{Name: "DeleteSubscription", Method: http.MethodDelete, URL: subsURL + "/" + subID, Status: 204, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
 				return c.Webhooks.DeleteSubscription(ctx, subID)
 			}},
-		{Name: "SendTestEvent", Method: http.MethodPost, URL: subsURL + "/test", Status: 204, TokenCheck: sdktest.JWT,
+		{Name: "SendTestEvent", Method: http.MethodPost, URL: subsURL + "/test", Status: 204, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
 				return c.Webhooks.SendTestEvent(ctx)
 			}},
@@ -86,7 +88,7 @@ func TestSubscriptionCalls(t *testing.T) {
 	req := create.Last()
 	assert.JSONEq(t, `{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"]}`, string(req.Body))
 	for header, want := range map[string]string{
-		"Authorization": "JWT tok-1", "X-Auth-Token": "tok-1", "Accept": "application/json",
+		"Authorization": "Bearer tok-1", "X-Auth-Token": "", "Accept": "application/json",
 		"Accept-Charset": "utf-8", "Content-Type": "application/json",
 	} {
 		assert.Equal(t, want, req.Header.Get(header), header)
@@ -106,6 +108,8 @@ func TestSubscriptionCalls(t *testing.T) {
 
 	require.NoError(t, wh.DeleteSubscription(ctx, subID))
 	require.NoError(t, wh.SendTestEvent(ctx))
+	assert.JSONEq(t, `{}`, string(test.Last().Body), "the test event is asked for with an empty JSON object")
+	assert.Equal(t, "application/json", test.Last().Header.Get("Content-Type"))
 	for name, rec := range map[string]*sdktest.Recorder{"list": list, "get": get, "put": put, "delete": del, "test": test} {
 		assert.Equal(t, 1, rec.Count(), name)
 	}
@@ -117,26 +121,34 @@ func TestSubscriptionRequestValidation(t *testing.T) {
 		name     string
 		req      *webhooks.SubscriptionRequest
 		problems []signkit.Problem
+		// updateProblems are what UpdateSubscription refuses, which fills
+		// unset fields from the current subscription; nil: the same.
+		updateProblems []signkit.Problem
+		updateOK       bool // an update with it is sent (all unset: filled)
 	}{
-		{"https", &webhooks.SubscriptionRequest{Endpoint: "https://example.com/h", EventTypes: completed}, nil},
-		{"http on 127.0.0.1", &webhooks.SubscriptionRequest{Endpoint: "http://127.0.0.1:8080/h", EventTypes: completed}, nil},
-		{"http on 127.8.9.10", &webhooks.SubscriptionRequest{Endpoint: "http://127.8.9.10/h", EventTypes: completed}, nil},
-		{"http on ::1", &webhooks.SubscriptionRequest{Endpoint: "http://[::1]:9/h", EventTypes: completed}, nil},
-		{"http on localhost", &webhooks.SubscriptionRequest{Endpoint: "http://LOCALHOST:9/h", EventTypes: completed}, nil},
-		{"all event types", &webhooks.SubscriptionRequest{Endpoint: "https://e.com", EventTypes: webhooks.AllEventTypes()}, nil},
-		{"http elsewhere", &webhooks.SubscriptionRequest{Endpoint: "http://example.com/h", EventTypes: completed},
-			[]signkit.Problem{{Field: "endpoint", Message: "must use https (http is accepted only for loopback hosts)"}}},
-		{"http on a private address", &webhooks.SubscriptionRequest{Endpoint: "http://10.0.0.1/h", EventTypes: completed},
-			[]signkit.Problem{{Field: "endpoint", Message: "must use https (http is accepted only for loopback hosts)"}}},
-		{"other scheme", &webhooks.SubscriptionRequest{Endpoint: "ftp://example.com/h", EventTypes: completed},
-			[]signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}}},
-		{"relative", &webhooks.SubscriptionRequest{Endpoint: "/hook", EventTypes: completed},
-			[]signkit.Problem{{Field: "endpoint", Message: "must be an absolute URL"}}},
-		{"everything wrong", &webhooks.SubscriptionRequest{},
-			[]signkit.Problem{{Field: "endpoint", Message: "is required"}, {Field: "eventTypes", Message: "must list at least one event type"}}},
-		{"unknown and repeated types", &webhooks.SubscriptionRequest{Endpoint: "https://e.com",
+		{name: "https", req: &webhooks.SubscriptionRequest{Endpoint: "https://example.com/h", EventTypes: completed}},
+		{name: "http on 127.0.0.1", req: &webhooks.SubscriptionRequest{Endpoint: "http://127.0.0.1:8080/h", EventTypes: completed}},
+		{name: "http on 127.8.9.10", req: &webhooks.SubscriptionRequest{Endpoint: "http://127.8.9.10/h", EventTypes: completed}},
+		{name: "http on ::1", req: &webhooks.SubscriptionRequest{Endpoint: "http://[::1]:9/h", EventTypes: completed}},
+		{name: "http on localhost", req: &webhooks.SubscriptionRequest{Endpoint: "http://LOCALHOST:9/h", EventTypes: completed}},
+		{name: "all event types", req: &webhooks.SubscriptionRequest{Endpoint: "https://e.com", EventTypes: webhooks.AllEventTypes()}},
+		{name: "http elsewhere", req: &webhooks.SubscriptionRequest{Endpoint: "http://example.com/h", EventTypes: completed},
+			problems: []signkit.Problem{{Field: "endpoint", Message: "must use https (http is accepted only for loopback hosts)"}}},
+		{name: "http on a private address", req: &webhooks.SubscriptionRequest{Endpoint: "http://10.0.0.1/h", EventTypes: completed},
+			problems: []signkit.Problem{{Field: "endpoint", Message: "must use https (http is accepted only for loopback hosts)"}}},
+		{name: "other scheme", req: &webhooks.SubscriptionRequest{Endpoint: "ftp://example.com/h", EventTypes: completed},
+			problems: []signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}}},
+		{name: "relative", req: &webhooks.SubscriptionRequest{Endpoint: "/hook", EventTypes: completed},
+			problems: []signkit.Problem{{Field: "endpoint", Message: "must be an absolute URL"}}},
+		{name: "empty", req: &webhooks.SubscriptionRequest{},
+			problems: []signkit.Problem{{Field: "endpoint", Message: "is required"}, {Field: "eventTypes", Message: "must list at least one event type"}},
+			updateOK: true},
+		{name: "everything wrong", req: &webhooks.SubscriptionRequest{Endpoint: "ftp://e.com"},
+			problems:       []signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}, {Field: "eventTypes", Message: "must list at least one event type"}},
+			updateProblems: []signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}}},
+		{name: "unknown and repeated types", req: &webhooks.SubscriptionRequest{Endpoint: "https://e.com",
 			EventTypes: []webhooks.EventType{"sign.casefile.complete", webhooks.SignerSigned, webhooks.SignerSigned}},
-			[]signkit.Problem{
+			problems: []signkit.Problem{
 				{Field: "eventTypes[0]", Message: `unknown event type "sign.casefile.complete"`},
 				{Field: "eventTypes[2]", Message: `"sign.signer.signed" is listed twice`},
 			}},
@@ -156,8 +168,17 @@ func TestSubscriptionRequestValidation(t *testing.T) {
 			var verr *signkit.ValidationError
 			require.ErrorAs(t, err, &verr)
 			assert.Equal(t, tt.problems, verr.Problems)
+			if tt.updateOK {
+				assert.Equal(t, int32(0), e.Tokens.Load(), "nothing was sent")
+				return
+			}
 			_, err = e.Client.Webhooks.UpdateSubscription(t.Context(), subID, tt.req)
 			require.ErrorAs(t, err, &verr)
+			want := tt.updateProblems
+			if want == nil {
+				want = tt.problems
+			}
+			assert.Equal(t, want, verr.Problems, "update")
 			assert.Equal(t, int32(0), e.Tokens.Load(), "nothing was sent")
 		})
 	}

@@ -19,7 +19,7 @@ const MaxBody = 64 << 10
 // Sentinels that errors.Is matches against any *Error by its status code.
 var (
 	ErrNotFound     = errors.New("signkit: not found")         // 404
-	ErrUnauthorized = errors.New("signkit: unauthorized")      // 401
+	ErrUnauthorized = errors.New("signkit: unauthorized")      // 401, or a 400 "Invalid JWT token"
 	ErrForbidden    = errors.New("signkit: forbidden")         // 403
 	ErrConflict     = errors.New("signkit: conflict")          // 409
 	ErrValidation   = errors.New("signkit: validation failed") // 400 or 422
@@ -40,7 +40,7 @@ type Error struct {
 	Message    string       // human-readable explanation
 	Method     string       // method of the failed request
 	URL        string       // URL of the failed request, without user info
-	RequestID  string       // X-Request-Id of the answer, when present
+	RequestID  string       // X-Penneo-Request-Id of the answer, when present
 	Details    []FieldError // one entry per problem of a rejected request
 	Body       []byte       // at most MaxBody bytes of the response body
 }
@@ -71,19 +71,39 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Is reports whether target is the sentinel that matches e's status code.
+// RequestIDHeader is the answer header that carries the platform's id of a
+// request; quote it when asking the platform's support about a failure (see
+// docs/platform.md, "Errors and request ids").
+const RequestIDHeader = "X-Penneo-Request-Id"
+
+// invalidTokenPrefix starts the message of the Send service's 400 answer to
+// a token it cannot parse (see docs/platform.md, "Authentication").
+const invalidTokenPrefix = "Invalid JWT token"
+
+// TokenRejected reports whether e is the platform refusing the access token:
+// a 401, or a 400 whose message starts with "Invalid JWT token" (the Send
+// service's answer to a malformed token). Such a failure is cured by a new
+// token; errors.Is(e, ErrUnauthorized) holds for it and ErrValidation does not.
+func (e *Error) TokenRejected() bool {
+	return e.StatusCode == http.StatusUnauthorized ||
+		(e.StatusCode == http.StatusBadRequest && strings.HasPrefix(strings.TrimSpace(e.Message), invalidTokenPrefix))
+}
+
+// Is reports whether target is the sentinel that matches e's status code. A
+// 400 that refuses the token (see TokenRejected) matches ErrUnauthorized,
+// not ErrValidation.
 func (e *Error) Is(target error) bool {
 	switch target {
 	case ErrNotFound:
 		return e.StatusCode == http.StatusNotFound
 	case ErrUnauthorized:
-		return e.StatusCode == http.StatusUnauthorized
+		return e.TokenRejected()
 	case ErrForbidden:
 		return e.StatusCode == http.StatusForbidden
 	case ErrConflict:
 		return e.StatusCode == http.StatusConflict
 	case ErrValidation:
-		return e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity
+		return (e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity) && !e.TokenRejected()
 	case ErrRateLimited:
 		return e.StatusCode == http.StatusTooManyRequests
 	}
@@ -109,7 +129,7 @@ func FromResponse(resp *http.Response) *Error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxBody))
 	e := &Error{
 		StatusCode: resp.StatusCode,
-		RequestID:  resp.Header.Get("X-Request-Id"),
+		RequestID:  requestID(resp.Header),
 		Body:       body,
 	}
 	if req := resp.Request; req != nil {
@@ -118,6 +138,15 @@ func FromResponse(resp *http.Response) *Error {
 	}
 	decode(e, body)
 	return e
+}
+
+// requestID reads the platform's request id header, or the generic
+// X-Request-Id that proxies in front of it may set.
+func requestID(h http.Header) string {
+	if id := h.Get(RequestIDHeader); id != "" {
+		return id
+	}
+	return h.Get("X-Request-Id")
 }
 
 func decode(e *Error, body []byte) {

@@ -54,6 +54,11 @@ func TestFromResponseShapes(t *testing.T) {
 			name: "bare message", status: 404, body: `{"message":"Job not found","statusCode":404}`,
 			message: "Job not found", sentinel: ErrNotFound,
 		},
+		{
+			name: "send malformed token", status: 400,
+			body: `{"error":"Bad Request","message":"Invalid JWT token: Invalid token format","statusCode":400}`,
+			code: "Bad Request", message: "Invalid JWT token: Invalid token format", sentinel: ErrUnauthorized,
+		},
 		{name: "malformed body", status: 400, body: `{"message":`, message: `{"message":`, sentinel: ErrValidation},
 		{name: "plain text", status: 409, body: "form is ARCHIVED\n", message: "form is ARCHIVED", sentinel: ErrConflict},
 		{name: "empty forbidden", status: 403, body: "", sentinel: ErrForbidden},
@@ -62,7 +67,7 @@ func TestFromResponseShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := FromResponse(response(tt.status, tt.body, http.Header{"X-Request-Id": {"req-7"}}))
+			e := FromResponse(response(tt.status, tt.body, http.Header{"X-Penneo-Request-Id": {"req-7"}}))
 			assert.Equal(t, tt.status, e.StatusCode)
 			assert.Equal(t, tt.code, e.Code)
 			assert.Equal(t, tt.message, e.Message)
@@ -83,6 +88,51 @@ func TestFromResponseShapes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestRequestIDHeader(t *testing.T) {
+	tests := []struct {
+		name   string
+		header http.Header
+		want   string
+	}{
+		{"platform header", http.Header{"X-Penneo-Request-Id": {"p-1"}}, "p-1"},
+		{"platform header wins", http.Header{"X-Penneo-Request-Id": {"p-1"}, "X-Request-Id": {"g-1"}}, "p-1"},
+		{"generic header", http.Header{"X-Request-Id": {"g-1"}}, "g-1"},
+		{"none", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := FromResponse(response(404, `{"message":"gone"}`, tt.header))
+			assert.Equal(t, tt.want, e.RequestID)
+			if tt.want != "" {
+				assert.Contains(t, e.Error(), "(request id "+tt.want+")")
+			}
+		})
+	}
+}
+
+func TestTokenRejected(t *testing.T) {
+	tests := []struct {
+		status int
+		msg    string
+		want   bool
+	}{
+		{401, "token expired", true},
+		{400, "Invalid JWT token: Invalid token format", true},
+		{400, "  Invalid JWT token", true},
+		{400, "invalid body", false},
+		{422, "Invalid JWT token", false},
+		{403, "Invalid JWT token", false},
+	}
+	for _, tt := range tests {
+		e := &Error{StatusCode: tt.status, Message: tt.msg}
+		assert.Equal(t, tt.want, e.TokenRejected(), "%d %q", tt.status, tt.msg)
+		assert.Equal(t, tt.want, errors.Is(e, ErrUnauthorized), "%d %q", tt.status, tt.msg)
+		if tt.status == 400 {
+			assert.Equal(t, !tt.want, errors.Is(e, ErrValidation), "%d %q", tt.status, tt.msg)
+		}
 	}
 }
 

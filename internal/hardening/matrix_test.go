@@ -232,8 +232,11 @@ var matrix = []row{
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 1, ok, false)}},
 	{"webhooks.UpdateSubscription", "PUT", func(fx *fixture) string { return "/webhook/api/v1/subscriptions/" + fx.subscription },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
+			// Every field set, so the call is the PUT alone: with one unset,
+			// a GET fills it first (tested in package webhooks).
 			s, err := c.Webhooks.UpdateSubscription(ctx, fx.subscription, &webhooks.SubscriptionRequest{
-				Endpoint: receiver().URL + "/c", EventTypes: []webhooks.EventType{webhooks.SubscriptionTest}})
+				Endpoint: receiver().URL + "/c", EventTypes: []webhooks.EventType{webhooks.SubscriptionTest},
+				IsActive: webhooks.Bool(true)})
 			return check(err, s != nil && strings.HasSuffix(s.Endpoint, "/c"), "subscription %v", s != nil)
 		}, func(s *state) { s.Endpoint = receiver().URL + "/c" },
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 1, ok, true)}},

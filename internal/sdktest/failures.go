@@ -46,11 +46,6 @@ func XAuthToken(h http.Header, tok string) bool {
 	return h.Get("X-Auth-Token") == tok && h.Get("Authorization") == ""
 }
 
-// JWT checks "Authorization: JWT T" and "X-Auth-Token: T" (webhook service).
-func JWT(h http.Header, tok string) bool {
-	return h.Get("Authorization") == "JWT "+tok && h.Get("X-Auth-Token") == tok
-}
-
 // RunFailurePaths runs the failure paths of c as subtests: a 401 answered by
 // renewing the token once, 404, 422 with details, 500 (a POST sent once), a
 // malformed answer and a cancelled context.

@@ -1,6 +1,7 @@
 // Package transport sends the SDK's service requests: it places the access
 // token the way each service wants it, replays a request once with a fresh
-// token after a 401, retries through package retry, encodes query strings
+// token after the platform refuses the token (a 401, or the Send service's
+// 400 "Invalid JWT token"), retries through package retry, encodes query strings
 // with go-querystring, and decodes answers and errors through size limits.
 package transport
 
@@ -32,12 +33,11 @@ type AuthStyle int
 const (
 	// NoAuth sends no token (the queue status check, public pages).
 	NoAuth AuthStyle = iota
-	// Bearer sends "Authorization: Bearer T" (forms and signing services).
+	// Bearer sends "Authorization: Bearer T" (forms, signing and webhook
+	// services; see docs/platform.md, "Authentication").
 	Bearer
 	// XAuthToken sends "X-Auth-Token: T" (simple case file creation).
 	XAuthToken
-	// JWT sends "Authorization: JWT T" and "X-Auth-Token: T" (webhook service).
-	JWT
 )
 
 // TokenSource is what the transport needs of auth.TokenSource.
@@ -140,22 +140,30 @@ func (c *Client) Download(ctx context.Context, r *Request, w io.Writer) (int64, 
 // Send sends r and returns a 2xx answer, whose body the caller must close.
 // Any other status becomes an *apierror.Error, with the body closed, except a
 // 404 to a retry of a request marked GoneIsDone, which is answered as a 204.
-// After a 401 the token that was used is invalidated and the request replayed
-// once with a new token.
+// When the platform refuses the token (a 401, or a 400 whose message starts
+// with "Invalid JWT token", see apierror.Error.TokenRejected) the token that
+// was used is invalidated and the request replayed once with a new token; a
+// second refusal is returned, matching apierror.ErrUnauthorized.
 func (c *Client) Send(ctx context.Context, r *Request) (*http.Response, error) {
 	body, err := r.body()
 	if err != nil {
 		return nil, err
 	}
 	resp, tok, err := c.attempt(ctx, r, body)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized && r.Auth != NoAuth {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, apierror.MaxBody))
-		resp.Body.Close()
-		c.tokens.Invalidate(tok)
-		resp, _, err = c.attempt(ctx, r, body)
-	}
 	if err != nil {
 		return nil, err
+	}
+	if r.Auth != NoAuth {
+		rejected, apiErr := tokenRejected(resp)
+		if apiErr != nil {
+			return nil, apiErr
+		}
+		if rejected {
+			c.tokens.Invalidate(tok)
+			if resp, _, err = c.attempt(ctx, r, body); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if resp.StatusCode == http.StatusNotFound && r.GoneIsDone && retry.Attempts(resp) > 1 {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, apierror.MaxBody))
@@ -166,6 +174,26 @@ func (c *Client) Send(ctx context.Context, r *Request) (*http.Response, error) {
 		return nil, apierror.FromResponse(resp)
 	}
 	return resp, nil
+}
+
+// tokenRejected reports whether resp refuses the token, closing its body
+// then. A 400 is read to tell a refused token from a refused request: when it
+// is the latter, its *apierror.Error is answered (the body is closed too).
+// Any other answer is left untouched.
+func tokenRejected(resp *http.Response) (bool, *apierror.Error) {
+	switch resp.StatusCode {
+	case http.StatusUnauthorized:
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, apierror.MaxBody))
+		resp.Body.Close()
+		return true, nil
+	case http.StatusBadRequest:
+		e := apierror.FromResponse(resp)
+		if e.TokenRejected() {
+			return true, nil
+		}
+		return false, e
+	}
+	return false, nil
 }
 
 // attempt sends r once through the retrying sender with the current token.
@@ -248,9 +276,6 @@ func setToken(h http.Header, style AuthStyle, token string) {
 	case Bearer:
 		h.Set("Authorization", "Bearer "+token)
 	case XAuthToken:
-		h.Set("X-Auth-Token", token)
-	case JWT:
-		h.Set("Authorization", "JWT "+token)
 		h.Set("X-Auth-Token", token)
 	}
 }
