@@ -14,12 +14,17 @@ import (
 )
 
 // Answers are the answers of one submission, grouped by section in form
-// order. Version is the form version that was submitted.
+// order. Version is the form version that was submitted. A repeatable
+// section (AnswerSection.MultipleEntries) carries its answers per instance
+// in AnswerSection.Instances; Get, GetAll and Map look into both.
 type Answers struct {
 	SubmissionID int64           `json:"submissionId"`
 	ExternalID   string          `json:"externalId"` // also decoded from "formId"
 	Version      int             `json:"version"`
 	Sections     []AnswerSection `json:"sections"`
+	// Respondents is the service's "respondents" member as sent; its shape
+	// is not documented, so it is kept as JSON.
+	Respondents json.RawMessage `json:"respondents,omitempty"`
 }
 
 // UnmarshalJSON decodes answers, accepting "formId" where "externalId" is
@@ -40,16 +45,76 @@ func (a *Answers) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AnswerSection holds the answers given in one section.
+// AnswerSection holds the answers given in one section. A section that is
+// not repeatable has its answers in Answers; a repeatable one
+// (MultipleEntries true) has them in Instances, one per time the end user
+// filled it in, in order (docs/platform.md, "Forms", answers).
 type AnswerSection struct {
-	Slug    string   `json:"slug"`
-	Title   string   `json:"title"`
+	Slug            string           `json:"slug"`
+	Title           string           `json:"title"`
+	MultipleEntries bool             `json:"multipleEntries,omitempty"`
+	Answers         []Answer         `json:"answers,omitempty"`
+	Instances       []AnswerInstance `json:"instances,omitempty"`
+}
+
+// UnmarshalJSON decodes a section of answers; "multipleEntries" may be a
+// boolean or, as in a form definition, an object (meaning true).
+func (s *AnswerSection) UnmarshalJSON(b []byte) error {
+	type plain AnswerSection
+	var w struct {
+		plain
+		MultipleEntries json.RawMessage `json:"multipleEntries"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	me, err := decodeMultipleEntries(w.MultipleEntries)
+	if err != nil {
+		return err
+	}
+	*s = AnswerSection(w.plain)
+	s.MultipleEntries = me != nil
+	return nil
+}
+
+// all returns the answers of the section: Answers, then those of each
+// instance in order.
+func (s *AnswerSection) all(yield func(Answer) bool) {
+	for _, a := range s.Answers {
+		if !yield(a) {
+			return
+		}
+	}
+	for _, in := range s.Instances {
+		for _, a := range in.Answers {
+			if !yield(a) {
+				return
+			}
+		}
+	}
+}
+
+// AnswerInstance is one filling-in of a repeatable section.
+type AnswerInstance struct {
 	Answers []Answer `json:"answers"`
 }
 
+// Get returns the answer to the field named name in this instance, and
+// whether there is one.
+func (in AnswerInstance) Get(name string) (Answer, bool) {
+	for _, a := range in.Answers {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Answer{}, false
+}
+
 // Answer is the answer to one field. Value holds a single answer as text
-// (numbers and booleans in their JSON spelling); Values holds the answers of
-// a field with several. Use the accessors to read it typed.
+// (numbers and booleans in their JSON spelling, a typed object as its JSON
+// text); Values holds the answers of a repeatable field (wire name
+// "values") or of a field with several choices. Use the accessors to read
+// it typed.
 type Answer struct {
 	Name   string    `json:"name"`
 	Label  string    `json:"label"`
@@ -59,49 +124,48 @@ type Answer struct {
 }
 
 // UnmarshalJSON decodes an answer whose "value" is a string, a number, a
-// boolean, null, an array (into Values) or an object (kept as JSON text).
+// boolean, null, an array (into Values) or an object (kept as JSON text),
+// and whose "values" elements may be any of these too (each as text).
 func (a *Answer) UnmarshalJSON(b []byte) error {
 	var w struct {
-		Name   string          `json:"name"`
-		Label  string          `json:"label"`
-		Type   FieldType       `json:"type"`
-		Value  json.RawMessage `json:"value"`
-		Values []flexString    `json:"values"`
+		Name   string            `json:"name"`
+		Label  string            `json:"label"`
+		Type   FieldType         `json:"type"`
+		Value  json.RawMessage   `json:"value"`
+		Values []json.RawMessage `json:"values"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
 	*a = Answer{Name: w.Name, Label: w.Label, Type: w.Type}
 	for _, v := range w.Values {
-		a.Values = append(a.Values, string(v))
+		a.Values = append(a.Values, rawText(v))
 	}
 	raw := bytes.TrimSpace(w.Value)
-	switch {
-	case len(raw) == 0 || bytes.Equal(raw, []byte("null")):
-	case raw[0] == '"':
-		return json.Unmarshal(raw, &a.Value)
-	case raw[0] == '[':
-		var vs []flexString
-		if err := json.Unmarshal(raw, &vs); err != nil {
-			a.Value = string(raw)
+	if len(raw) > 0 && raw[0] == '[' {
+		var vs []json.RawMessage
+		if err := json.Unmarshal(raw, &vs); err == nil {
+			for _, v := range vs {
+				a.Values = append(a.Values, rawText(v))
+			}
 			return nil
 		}
-		for _, v := range vs {
-			a.Values = append(a.Values, string(v))
-		}
-	default:
-		a.Value = string(raw)
 	}
+	a.Value = rawText(raw)
 	return nil
 }
 
-// Get returns the answer to the field named name, and whether there is one.
+// Get returns the answer to the field named name, and whether there is
+// one. Sections are searched in order; in a repeatable section, the
+// instances are searched in order, so for a field that occurs in several
+// instances Get returns the first instance's answer. GetAll returns them
+// all.
 func (a *Answers) Get(name string) (Answer, bool) {
 	if a == nil {
 		return Answer{}, false
 	}
-	for _, s := range a.Sections {
-		for _, ans := range s.Answers {
+	for i := range a.Sections {
+		for ans := range a.Sections[i].all {
 			if ans.Name == name {
 				return ans, true
 			}
@@ -110,15 +174,38 @@ func (a *Answers) Get(name string) (Answer, bool) {
 	return Answer{}, false
 }
 
+// GetAll returns every answer to the field named name, in form order: one
+// per instance of a repeatable section (instance order), or the single
+// answer of a field in a section that is not repeatable. It returns nil
+// when the field has no answer.
+func (a *Answers) GetAll(name string) []Answer {
+	if a == nil {
+		return nil
+	}
+	var out []Answer
+	for i := range a.Sections {
+		for ans := range a.Sections[i].all {
+			if ans.Name == name {
+				out = append(out, ans)
+			}
+		}
+	}
+	return out
+}
+
 // Map returns the answers keyed by field name, as text (see Answer.String).
+// For a field answered in several instances of a repeatable section it
+// holds the first instance's answer, as Get does.
 func (a *Answers) Map() map[string]string {
 	m := map[string]string{}
 	if a == nil {
 		return m
 	}
-	for _, s := range a.Sections {
-		for _, ans := range s.Answers {
-			m[ans.Name] = ans.String()
+	for i := range a.Sections {
+		for ans := range a.Sections[i].all {
+			if _, seen := m[ans.Name]; !seen {
+				m[ans.Name] = ans.String()
+			}
 		}
 	}
 	return m
@@ -196,6 +283,31 @@ func (c *Client) Answers(ctx context.Context, externalID string, submissionID in
 	}
 	if err := c.t.Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("forms: answers of submission %d of %s: %w", submissionID, externalID, err)
+	}
+	return &out, nil
+}
+
+// RequestAnswers returns the answers submitted through the prefilled
+// request requestID of the form (GET
+// /v1/forms/{formID}/requests/{requestID}/answers, docs/platform.md,
+// "Forms"). The form must be ACTIVE or ARCHIVED; until a submission has
+// been made through the request the service answers 404, for which
+// errors.Is(err, signkit.ErrNotFound) holds.
+func (c *Client) RequestAnswers(ctx context.Context, formID, requestID string) (*Answers, error) {
+	if err := checkID(formID); err != nil {
+		return nil, err
+	}
+	if requestID == "" {
+		return nil, invalid("request", Problem{Field: "requestID", Message: "is empty"})
+	}
+	var out Answers
+	req := &transport.Request{
+		Method: http.MethodGet,
+		URL:    c.url("forms", formID, "requests", requestID, "answers"),
+		Auth:   transport.Bearer,
+	}
+	if err := c.t.Do(ctx, req, &out); err != nil {
+		return nil, fmt.Errorf("forms: answers of request %s of %s: %w", requestID, formID, err)
 	}
 	return &out, nil
 }

@@ -30,16 +30,36 @@ func (c *Client) url(segments ...string) string {
 	return transport.JoinURL(c.base+"/v1", segments...)
 }
 
+// publishQuery is the query of a create or update that also publishes
+// (?publish=true, docs/platform.md, "Forms").
+type publishQuery struct {
+	Publish bool `url:"publish"`
+}
+
 // Create validates f and creates it as a new DRAFT form; the answer carries
 // the assigned ExternalID. An invalid form is refused with a
 // *ValidationError and nothing is sent. Only the definition (name,
 // language, description, caseFileTitleTemplate, sections) is sent.
 func (c *Client) Create(ctx context.Context, f *Form) (*Form, error) {
+	return c.create(ctx, f, false)
+}
+
+// CreateAndPublish is Create followed by Publish in one call
+// (POST /v1/forms?publish=true): the form answered is ACTIVE, with its
+// PublicURL.
+func (c *Client) CreateAndPublish(ctx context.Context, f *Form) (*Form, error) {
+	return c.create(ctx, f, true)
+}
+
+func (c *Client) create(ctx context.Context, f *Form, publish bool) (*Form, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
 	var out Form
 	req := &transport.Request{Method: http.MethodPost, URL: c.url("forms"), Auth: transport.Bearer, JSON: definitionOf(f)}
+	if publish {
+		req.Query = publishQuery{Publish: true}
+	}
 	if err := c.t.Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("forms: create: %w", err)
 	}
@@ -64,7 +84,19 @@ func (c *Client) Get(ctx context.Context, externalID string) (*Form, error) {
 // an ACTIVE form the service creates a new DRAFT version under the same
 // ExternalID while the live version keeps serving; Publish makes it live.
 // An invalid form is refused with a *ValidationError and nothing is sent.
+// Every property of f is sent, including those kept in the Extra maps, so
+// a form read with Get and sent back loses nothing.
 func (c *Client) Update(ctx context.Context, externalID string, f *Form) (*Form, error) {
+	return c.update(ctx, externalID, f, false)
+}
+
+// UpdateAndPublish is Update followed by Publish in one call
+// (PUT /v1/forms/{id}?publish=true): the new version is live at once.
+func (c *Client) UpdateAndPublish(ctx context.Context, externalID string, f *Form) (*Form, error) {
+	return c.update(ctx, externalID, f, true)
+}
+
+func (c *Client) update(ctx context.Context, externalID string, f *Form, publish bool) (*Form, error) {
 	if err := checkID(externalID); err != nil {
 		return nil, err
 	}
@@ -72,6 +104,9 @@ func (c *Client) Update(ctx context.Context, externalID string, f *Form) (*Form,
 		return nil, err
 	}
 	req := &transport.Request{Method: http.MethodPut, URL: c.url("forms", externalID), Auth: transport.Bearer, JSON: definitionOf(f)}
+	if publish {
+		req.Query = publishQuery{Publish: true}
+	}
 	out, err := c.formAnswer(ctx, req, externalID)
 	if err != nil {
 		return nil, fmt.Errorf("forms: update %s: %w", externalID, err)
@@ -105,8 +140,8 @@ func (c *Client) move(ctx context.Context, action, externalID string) (*Form, er
 }
 
 // formAnswer sends req and decodes the form it answers with. The service
-// answers with the form (see DESIGN); should it answer with no body (the
-// specification leaves the body open), the form is fetched with Get.
+// answers with the form (docs/platform.md, "Forms"); should it answer with
+// no body, the form is fetched with Get.
 func (c *Client) formAnswer(ctx context.Context, req *transport.Request, externalID string) (*Form, error) {
 	resp, err := c.t.Send(ctx, req)
 	if err != nil {

@@ -130,7 +130,7 @@ func TestPublishAndArchive(t *testing.T) {
 func TestCreateRequest(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	rec := e.reply(http.MethodPost, `/v1/forms/f1/requests`, 201, `{"requestUrl":"https://forms.test/p/f1?r=x","requestId":"r1"}`)
+	rec := e.reply(http.MethodPost, `/v1/forms/f1/requests`, 200, `{"requestUrl":"https://forms.test/p/f1?r=x","requestId":"r1"}`)
 	link, err := e.Client.Forms.CreateRequest(ctx(t), "f1", &forms.PrefillRequest{Answers: map[string]forms.PrefillAnswer{
 		"email": {Value: "ada@example.com"},
 		"kind":  {Value: "company", Editable: true},
@@ -190,7 +190,7 @@ func TestCreateRequestRefusesBeforeSending(t *testing.T) {
 func TestCreateRequestForSendsToTheFormsID(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	rec := e.reply(http.MethodPost, `/v1/forms/f1/requests`, 201, `{"requestUrl":"u","requestId":"r"}`)
+	rec := e.reply(http.MethodPost, `/v1/forms/f1/requests`, 200, `{"requestUrl":"u","requestId":"r"}`)
 	_, err := e.Client.Forms.CreateRequestFor(ctx(t), wantActiveForm(), &forms.PrefillRequest{
 		Answers: map[string]forms.PrefillAnswer{"email": {Value: "a@example.com"}},
 	})

@@ -28,6 +28,17 @@
 // make it live. Archive closes the public URL to new submissions; existing
 // submissions stay retrievable.
 //
+// CreateAndPublish and UpdateAndPublish do the same and publish in the same
+// call (?publish=true).
+//
+// # Prefilled requests
+//
+// CreateRequest sends the specification's shape, keyed by field name;
+// CreateRequestV2 sends the platform's current one, keyed by section slug
+// with one entry per instance of the section (a list of one for a section
+// that is not repeatable). RequestAnswers reads what was submitted through
+// a request, once a submission was made through it.
+//
 // # Validation before sending
 //
 // Form.Validate checks a form against the service's contract and reports
@@ -54,7 +65,11 @@
 //		...
 //	}
 //
-// Answers.Get finds an answer by field name; Answer has typed accessors
+// A repeatable section (Section.MultipleEntries) answers per instance, in
+// AnswerSection.Instances; a repeatable field answers a list, in
+// Answer.Values. Answers.Get finds an answer by field name (for a field in
+// a repeatable section, the first instance's); Answers.GetAll returns one
+// per instance. Answer has typed accessors
 // (String, Int, Float, Bool, Time). Files lists a case file's attachments
 // and DownloadFile streams one into an io.Writer; it sends the access token
 // only to the forms service's host.

@@ -76,11 +76,30 @@ func allCalls() []apiCall {
 			_, err := c.Forms.Archive(ctx, "f1")
 			return err
 		}},
-		{"CreateRequest", http.MethodPost, `/v1/forms/f1/requests`, 201, `{"requestUrl":"https://forms.test/p/x","requestId":"r1"}`, false,
+		{"CreateRequest", http.MethodPost, `/v1/forms/f1/requests`, 200, `{"requestUrl":"https://forms.test/p/x","requestId":"r1"}`, false,
 			func(ctx context.Context, c *signkit.Client) error {
 				_, err := c.Forms.CreateRequest(ctx, "f1", prefill)
 				return err
 			}},
+		{"CreateAndPublish", http.MethodPost, `/v1/forms`, 201, formJSON, false, func(ctx context.Context, c *signkit.Client) error {
+			_, err := c.Forms.CreateAndPublish(ctx, validForm())
+			return err
+		}},
+		{"UpdateAndPublish", http.MethodPut, `/v1/forms/f1`, 200, formJSON, false, func(ctx context.Context, c *signkit.Client) error {
+			_, err := c.Forms.UpdateAndPublish(ctx, "f1", validForm())
+			return err
+		}},
+		{"CreateRequestV2", http.MethodPost, `/v2/forms/f1/requests`, 200, `{"requestUrl":"https://forms.test/p/x","requestId":"r1"}`, false,
+			func(ctx context.Context, c *signkit.Client) error {
+				_, err := c.Forms.CreateRequestV2(ctx, "f1", &forms.PrefillRequestV2{Answers: map[string][]map[string]forms.PrefillAnswer{
+					"you": {{"email": {Value: "a@example.com"}}},
+				}})
+				return err
+			}},
+		{"RequestAnswers", http.MethodGet, `/v1/forms/f1/requests/r1/answers`, 200, answersJSON, false, func(ctx context.Context, c *signkit.Client) error {
+			_, err := c.Forms.RequestAnswers(ctx, "f1", "r1")
+			return err
+		}},
 		{"ListSubmissions", http.MethodGet, `/v1/forms/f1/submissions`, 200, submissionsJSON, false, func(ctx context.Context, c *signkit.Client) error {
 			_, err := c.Forms.ListSubmissions(ctx, "f1", &forms.ListOptions{Limit: 10})
 			return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
 
 	"github.com/signkit/signkit-go/internal/transport"
 )
@@ -63,12 +62,7 @@ func (r *PrefillRequest) ValidateFor(f *Form) error {
 			types[fd.Name] = fd.Type
 		}
 	}
-	keys := make([]string, 0, len(r.Answers))
-	for k := range r.Answers {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(r.Answers) {
 		path := "answers." + k
 		switch t, ok := types[k]; {
 		case !ok:
@@ -81,7 +75,9 @@ func (r *PrefillRequest) ValidateFor(f *Form) error {
 }
 
 // CreateRequest creates a personalised link to the form with the answers of
-// r prefilled. A request without answers is refused before sending. The
+// r prefilled (POST /v1/forms/{id}/requests; the service answers 200, any
+// 2xx is accepted, docs/platform.md, "Forms"). CreateRequestV2 sends the
+// platform's current shape, keyed by section. A request without answers is refused before sending. The
 // keys are checked against the form's field names by the service; to
 // check them before sending, call r.ValidateFor(form) first, or use
 // CreateRequestFor.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 )
 
 // Status is the lifecycle state of a form.
@@ -70,12 +71,18 @@ const OperatorEquals = "EQUALS"
 
 // Form is a web form: its definition (name, sections and fields) and, as
 // answered by the service, its identifier, status, version and public URL.
+//
+// On the wire the identifier is "formId" (the platform's name) and
+// "externalId" (the specification's), the same value; a Form decodes
+// either and encodes both (docs/platform.md, "Forms").
 type Form struct {
 	// ExternalID identifies the form in every path; it is assigned by the
 	// service on Create and stays the same across versions. Decoders also
-	// accept it under the name "formId".
-	ExternalID  string `json:"externalId,omitempty"`
-	Name        string `json:"name"`
+	// accept it under the name "formId", and encoders write both names.
+	ExternalID string `json:"externalId,omitempty"`
+	Name       string `json:"name"`
+	// Language is the language of the public pages, given back as sent
+	// (the service matches it case-insensitively: "EN" and "en" are alike).
 	Language    string `json:"language,omitempty"`
 	Description string `json:"description,omitempty"`
 	// CaseFileTitleTemplate names the resulting case file. Its merge fields
@@ -90,6 +97,16 @@ type Form struct {
 	// active form creates a new draft version.
 	Version  int       `json:"version,omitempty"`
 	Sections []Section `json:"sections"`
+}
+
+// MarshalJSON encodes the form with its identifier under both "formId" and
+// "externalId".
+func (f Form) MarshalJSON() ([]byte, error) {
+	type plain Form
+	return json.Marshal(struct {
+		FormID string `json:"formId,omitempty"`
+		plain
+	}{f.ExternalID, plain(f)})
 }
 
 // UnmarshalJSON decodes a form, accepting "formId" (a string or a number)
@@ -130,21 +147,106 @@ func definitionOf(f *Form) definition {
 	}
 }
 
+// MultipleEntries makes a section or a field repeatable: the end user may
+// add up to Max instances of the section, or Max values of the field
+// ({"max": n} on the wire). Max 0 states no maximum and is not sent.
+type MultipleEntries struct {
+	Max int `json:"max,omitempty"`
+}
+
+// Repeat returns a MultipleEntries that allows up to max entries.
+func Repeat(max int) *MultipleEntries { return &MultipleEntries{Max: max} }
+
+// decodeMultipleEntries reads a "multipleEntries" member: an object
+// {"max": n}; true (as answers spell it) means repeatable without a stated
+// maximum; false, null or absence means not repeatable.
+func decodeMultipleEntries(raw json.RawMessage) (*MultipleEntries, error) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0, bytes.Equal(raw, []byte("null")), bytes.Equal(raw, []byte("false")):
+		return nil, nil
+	case bytes.Equal(raw, []byte("true")):
+		return &MultipleEntries{}, nil
+	}
+	var m MultipleEntries
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("forms: multipleEntries: %w", err)
+	}
+	return &m, nil
+}
+
 // Section is an ordered group of fields. A section with a Condition stays
 // hidden until the condition, on fields of earlier sections, holds.
 type Section struct {
+	// Slug identifies the section, e.g. as the key of a v2 prefilled
+	// request. It may be left empty: the service then makes one from the
+	// title (lower case, words joined by "-", unique in the form) and Get
+	// answers it (docs/platform.md, "Forms").
 	Slug        string     `json:"slug,omitempty"`
 	Title       string     `json:"title,omitempty"`
 	Description string     `json:"description,omitempty"`
 	Condition   *Condition `json:"condition,omitempty"`
-	Fields      []Field    `json:"fields"`
+	// MultipleEntries, when set, lets the end user fill the section several
+	// times (e.g. one instance per previous employer); the answers then
+	// come back as AnswerSection.Instances.
+	MultipleEntries *MultipleEntries `json:"multipleEntries,omitempty"`
+	Fields          []Field          `json:"fields"`
+	// Extra holds the members of the section's JSON that this package does
+	// not model, so that Get followed by Update gives them back unchanged.
+	Extra map[string]json.RawMessage `json:"-"`
 }
+
+var sectionNames = jsonNames(reflect.TypeFor[Section]())
+
+// MarshalJSON encodes the section with its Extra members.
+func (s Section) MarshalJSON() ([]byte, error) {
+	type plain Section
+	b, err := json.Marshal(plain(s))
+	if err != nil {
+		return nil, err
+	}
+	return withMembers(b, s.Extra)
+}
+
+// UnmarshalJSON decodes a section, keeping the members it does not model
+// in Extra.
+func (s *Section) UnmarshalJSON(b []byte) error {
+	type plain Section
+	var w struct {
+		plain
+		MultipleEntries json.RawMessage `json:"multipleEntries"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	me, err := decodeMultipleEntries(w.MultipleEntries)
+	if err != nil {
+		return err
+	}
+	*s = Section(w.plain)
+	s.MultipleEntries = me
+	s.Extra = unknownMembers(b, sectionNames)
+	return nil
+}
+
+// Layout is how a CHOICE field shows its options.
+type Layout string
+
+// The layouts of a CHOICE field.
+const (
+	// LayoutRadio shows the options as radio buttons.
+	LayoutRadio Layout = "RADIO"
+	// LayoutSelect shows the options as a drop-down list.
+	LayoutSelect Layout = "SELECT"
+)
 
 // Field is one field of a section.
 type Field struct {
-	// Name is required and unique in the form: the key of answers,
-	// prefilled values, merge fields and conditions.
-	Name     string    `json:"name"`
+	// Name is the key of answers, prefilled values, merge fields and
+	// conditions; it is unique in the form. Every field but an HTML field
+	// needs one (the platform's own examples send HTML fields without a
+	// name).
+	Name     string    `json:"name,omitempty"`
 	Label    string    `json:"label,omitempty"`
 	Type     FieldType `json:"type"`
 	Required bool      `json:"required,omitempty"`
@@ -153,13 +255,70 @@ type Field struct {
 	// mapped to a property ending in ".email" must be of type EMAIL.
 	MapTo string `json:"mapTo,omitempty"`
 	// Content is the HTML of a TypeHTML field; {{fieldName}} merge fields
-	// name fields of earlier sections.
+	// name required, unconditional fields of earlier sections.
 	Content string `json:"content,omitempty"`
 	// Condition hides the field until it holds; it references earlier fields.
 	Condition *Condition `json:"condition,omitempty"`
 	// Options are the choices of a TypeChoice field.
-	Options     []Option     `json:"options,omitempty"`
-	Validations *Validations `json:"validations,omitempty"`
+	Options []Option `json:"options,omitempty"`
+	// Layout is how a CHOICE field shows its options: LayoutRadio or
+	// LayoutSelect; empty leaves it to the service.
+	Layout Layout `json:"layout,omitempty"`
+	// Multiline makes a TEXT field a multi-line text area.
+	Multiline bool `json:"multiline,omitempty"`
+	// CountryCodes are the countries (ISO 3166-1 alpha-2, e.g. "DK") a
+	// PHONE field offers. Decoders also accept the name "countryOptions".
+	CountryCodes []string `json:"countryCodes,omitempty"`
+	// MultipleEntries, when set, lets the end user give several values; the
+	// answer then carries them in Answer.Values.
+	MultipleEntries *MultipleEntries `json:"multipleEntries,omitempty"`
+	Validations     *Validations     `json:"validations,omitempty"`
+	// Extra holds the members of the field's JSON that this package does
+	// not model, so that Get followed by Update gives them back unchanged.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// fieldNames are the members a Field models, with the alias countryOptions.
+var fieldNames = func() map[string]bool {
+	m := jsonNames(reflect.TypeFor[Field]())
+	m["countryOptions"] = true
+	return m
+}()
+
+// MarshalJSON encodes the field with its Extra members.
+func (f Field) MarshalJSON() ([]byte, error) {
+	type plain Field
+	b, err := json.Marshal(plain(f))
+	if err != nil {
+		return nil, err
+	}
+	return withMembers(b, f.Extra)
+}
+
+// UnmarshalJSON decodes a field, reading "countryOptions" where
+// "countryCodes" is absent and keeping the members it does not model in
+// Extra.
+func (f *Field) UnmarshalJSON(b []byte) error {
+	type plain Field
+	var w struct {
+		plain
+		MultipleEntries json.RawMessage `json:"multipleEntries"`
+		CountryOptions  []string        `json:"countryOptions"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	me, err := decodeMultipleEntries(w.MultipleEntries)
+	if err != nil {
+		return err
+	}
+	*f = Field(w.plain)
+	f.MultipleEntries = me
+	if f.CountryCodes == nil {
+		f.CountryCodes = w.CountryOptions
+	}
+	f.Extra = unknownMembers(b, fieldNames)
+	return nil
 }
 
 // Condition holds when all of its rules hold.
@@ -202,29 +361,55 @@ type Validations struct {
 	Min         *float64 `json:"min,omitempty"`
 	Max         *float64 `json:"max,omitempty"`
 	MaxFileSize int64    `json:"maxFileSize,omitempty"`
+	// Extra holds the validations this package does not model, and a
+	// modelled one whose value has another shape (say "min":"10"), as
+	// sent, so that Get followed by Update gives them back unchanged.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// flexString decodes a JSON string or number into a string; null and other
-// kinds leave it empty.
-type flexString string
+// MarshalJSON encodes the validations with their Extra members.
+func (v Validations) MarshalJSON() ([]byte, error) {
+	type plain Validations
+	b, err := json.Marshal(plain(v))
+	if err != nil {
+		return nil, err
+	}
+	return withMembers(b, v.Extra)
+}
 
-func (s *flexString) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) == 0 || bytes.Equal(b, []byte("null")):
-		return nil
-	case b[0] == '"':
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
+// UnmarshalJSON decodes validations member by member: a member that is not
+// modelled, or whose value does not fit its Go type, goes to Extra.
+func (v *Validations) UnmarshalJSON(b []byte) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(b, &members); err != nil {
+		return err
+	}
+	*v = Validations{}
+	targets := map[string]any{
+		"minLength": &v.MinLength, "maxLength": &v.MaxLength, "pattern": &v.Pattern,
+		"min": &v.Min, "max": &v.Max, "maxFileSize": &v.MaxFileSize,
+	}
+	for k, raw := range members {
+		if t, ok := targets[k]; ok && decodeInto(raw, t) {
+			continue
 		}
-		*s = flexString(v)
-	default:
-		var n json.Number
-		if err := json.Unmarshal(b, &n); err != nil {
-			return fmt.Errorf("forms: want a string or a number, got %s", b)
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
 		}
-		*s = flexString(n.String())
+		v.Extra[k] = raw
 	}
 	return nil
+}
+
+// decodeInto decodes raw into the variable that ptr points to, and reports
+// whether it did; on failure the variable is left unchanged (json.Unmarshal
+// may already have allocated a pointer before failing).
+func decodeInto(raw json.RawMessage, ptr any) bool {
+	dst := reflect.ValueOf(ptr).Elem()
+	tmp := reflect.New(dst.Type())
+	if json.Unmarshal(raw, tmp.Interface()) != nil {
+		return false
+	}
+	dst.Set(tmp.Elem())
+	return true
 }

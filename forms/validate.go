@@ -37,18 +37,23 @@ var titleMergeFields = []string{"formName", "primarySigner.name", "primarySigner
 // Validate checks the form against the service's contract and reports every
 // problem in one *ValidationError (nil when there is none):
 //
-//   - every field has a name, and no two fields share one;
+//   - every field but an HTML field has a name, and no two fields share
+//     one (an HTML field may have none, as in the platform's examples);
 //   - every field has a known type (TypeText … TypeFile);
 //   - a CHOICE field has at least one option; every option has a value,
 //     and no two options of a field share one;
 //   - a field mapped to a property ending in ".email" has type EMAIL, and
 //     no two fields map to the same property;
-//   - no two sections share a non-empty slug;
+//   - no two sections share a non-empty slug; a section may have no slug
+//     (the service makes one from its title, see docs/platform.md);
+//   - a CHOICE layout is LayoutRadio or LayoutSelect; a MultipleEntries
+//     maximum is not negative;
 //   - a condition has rules, each with operator EQUALS, referencing an
 //     earlier field: for a section condition, a field of an earlier
 //     section; for a field condition, a field declared before it;
 //   - the {{name}} merge fields of a field's Content name fields of earlier
-//     sections;
+//     sections that are required and not conditional (neither the field
+//     nor its section has a condition);
 //   - CaseFileTitleTemplate uses only {{formName}}, {{primarySigner.name}}
 //     and {{primarySigner.email}};
 //   - Validations have a MinLength of at least 0 and at most MaxLength,
@@ -59,7 +64,7 @@ func (f *Form) Validate() error {
 	if f == nil {
 		return invalid("form", Problem{Field: "form", Message: "is nil"})
 	}
-	v := &validator{all: map[string]bool{}, declared: map[string]position{}, mapped: map[string]position{}}
+	v := &validator{all: map[string]bool{}, declared: map[string]position{}, mapped: map[string]position{}, fields: map[string]*Field{}}
 	slugs := map[string]int{}
 	for _, s := range f.Sections {
 		for _, fd := range s.Fields {
@@ -90,7 +95,11 @@ type validator struct {
 	all      map[string]bool     // every field name of the form
 	declared map[string]position // names declared so far
 	mapped   map[string]position // mapTo targets used so far
-	problems []Problem
+	fields   map[string]*Field   // the field declared under each name
+	// conditional marks the names declared with a condition, on the field
+	// or on its section: they may stay unanswered.
+	conditional map[string]bool
+	problems    []Problem
 }
 
 func (v *validator) add(field, format string, args ...any) {
@@ -118,9 +127,24 @@ func (v *validator) checkSection(i int, s *Section) {
 		}
 		return fmt.Sprintf("%q names no field", name)
 	})
-	for j := range s.Fields {
-		v.checkField(position{i, j}, &s.Fields[j])
+	if s.MultipleEntries != nil && s.MultipleEntries.Max < 0 {
+		v.add(path+".multipleEntries.max", "is negative")
 	}
+	for j := range s.Fields {
+		fd := &s.Fields[j]
+		v.checkField(position{i, j}, fd)
+		if s.Condition != nil && fd.Name != "" {
+			v.markConditional(fd.Name)
+		}
+	}
+}
+
+// markConditional records that the field named name may stay unanswered.
+func (v *validator) markConditional(name string) {
+	if v.conditional == nil {
+		v.conditional = map[string]bool{}
+	}
+	v.conditional[name] = true
 }
 
 // checkMapTo checks a field's mapTo: a target the service documents, on a
@@ -142,6 +166,8 @@ func (v *validator) checkMapTo(path string, fd *Field) {
 func (v *validator) checkField(pos position, fd *Field) {
 	path := pos.String()
 	switch first, dup := v.declared[fd.Name]; {
+	case fd.Name == "" && fd.Type == TypeHTML:
+		// An HTML field shows text and takes no answer: no name needed.
 	case fd.Name == "":
 		v.add(path+".name", "is required")
 	case strings.ContainsAny(fd.Name, "{} \t\r\n"):
@@ -158,6 +184,7 @@ func (v *validator) checkField(pos position, fd *Field) {
 		v.add(path+".options", "a CHOICE field needs at least one option")
 	}
 	v.checkOptions(path+".options", fd.Options)
+	v.checkShape(path, fd)
 	v.checkMapTo(path, fd)
 	if first, dup := v.mapped[fd.MapTo]; fd.MapTo != "" && dup {
 		v.add(path+".mapTo", "%q is already mapped by %s", fd.MapTo, first)
@@ -177,6 +204,23 @@ func (v *validator) checkField(pos position, fd *Field) {
 	v.checkValidations(path+".validations", fd.Validations)
 	if _, dup := v.declared[fd.Name]; fd.Name != "" && !dup {
 		v.declared[fd.Name] = pos
+		v.fields[fd.Name] = fd
+		if fd.Condition != nil {
+			v.markConditional(fd.Name)
+		}
+	}
+}
+
+// checkShape checks the presentation properties of a field: its layout and
+// its MultipleEntries maximum.
+func (v *validator) checkShape(path string, fd *Field) {
+	switch fd.Layout {
+	case "", LayoutRadio, LayoutSelect:
+	default:
+		v.add(path+".layout", "unknown layout %q: use %s or %s", fd.Layout, LayoutRadio, LayoutSelect)
+	}
+	if fd.MultipleEntries != nil && fd.MultipleEntries.Max < 0 {
+		v.add(path+".multipleEntries.max", "is negative")
 	}
 }
 
@@ -203,13 +247,20 @@ func (v *validator) checkCondition(path string, c *Condition, refers func(name s
 }
 
 // checkContent checks that the merge fields of HTML content in section i
-// name fields of earlier sections.
+// name required, unconditional fields of earlier sections: the service
+// refuses others, as an answer they show might not exist.
 func (v *validator) checkContent(path string, section int, content string) {
 	for _, m := range mergeField.FindAllStringSubmatch(content, -1) {
-		if p, ok := v.declared[m[1]]; ok && p.section < section {
-			continue
+		name := m[1]
+		p, ok := v.declared[name]
+		switch {
+		case !ok || p.section >= section:
+			v.add(path, "merge field {{%s}} names no field of an earlier section", name)
+		case !v.fields[name].Required:
+			v.add(path, "merge field {{%s}} names a field that is not required", name)
+		case v.conditional[name]:
+			v.add(path, "merge field {{%s}} names a conditional field", name)
 		}
-		v.add(path, "merge field {{%s}} names no field of an earlier section", m[1])
 	}
 }
 

@@ -13,6 +13,10 @@ import (
 
 func text(name string) forms.Field { return forms.Field{Name: name, Type: forms.TypeText} }
 
+func required(name string) forms.Field {
+	return forms.Field{Name: name, Type: forms.TypeText, Required: true}
+}
+
 func section(fields ...forms.Field) forms.Section { return forms.Section{Fields: fields} }
 
 func float(f float64) *float64 { return &f }
@@ -59,8 +63,34 @@ var validateCases = []struct {
 		forms.Form{Sections: []forms.Section{section(text("a"), forms.Field{Name: "review", Type: forms.TypeHTML, Content: "<p>{{a}}</p>"})}},
 		[]forms.Problem{{Field: "sections[0].fields[1].content", Message: "merge field {{a}} names no field of an earlier section"}}},
 	{"HTML merge field of no field",
-		forms.Form{Sections: []forms.Section{section(text("a")), section(forms.Field{Name: "review", Type: forms.TypeHTML, Content: "<p>{{ a }} {{ghost}}</p>"})}},
+		forms.Form{Sections: []forms.Section{section(required("a")), section(forms.Field{Name: "review", Type: forms.TypeHTML, Content: "<p>{{ a }} {{ghost}}</p>"})}},
 		[]forms.Problem{{Field: "sections[1].fields[0].content", Message: "merge field {{ghost}} names no field of an earlier section"}}},
+	{"HTML merge field of a field that is not required",
+		forms.Form{Sections: []forms.Section{section(text("a")), section(forms.Field{Type: forms.TypeHTML, Content: "{{a}}"})}},
+		[]forms.Problem{{Field: "sections[1].fields[0].content", Message: "merge field {{a}} names a field that is not required"}}},
+	{"HTML merge field of a conditional field",
+		forms.Form{Sections: []forms.Section{
+			section(text("k"), forms.Field{Name: "a", Type: forms.TypeText, Required: true, Condition: forms.Equals("k", "x")}),
+			{Condition: forms.Equals("k", "y"), Fields: []forms.Field{required("b")}},
+			section(forms.Field{Type: forms.TypeHTML, Content: "{{a}} {{b}}"})}},
+		[]forms.Problem{
+			{Field: "sections[2].fields[0].content", Message: "merge field {{a}} names a conditional field"},
+			{Field: "sections[2].fields[0].content", Message: "merge field {{b}} names a conditional field"},
+		}},
+	{"unknown layout",
+		forms.Form{Sections: []forms.Section{section(forms.Field{Name: "c", Type: forms.TypeChoice, Layout: "CHECKBOX",
+			Options: []forms.Option{{Label: "A", Value: "a"}}})}},
+		[]forms.Problem{{Field: "sections[0].fields[0].layout", Message: `unknown layout "CHECKBOX": use RADIO or SELECT`}}},
+	{"negative multipleEntries maximum",
+		forms.Form{Sections: []forms.Section{{MultipleEntries: forms.Repeat(-1), Fields: []forms.Field{
+			{Name: "p", Type: forms.TypePhone, MultipleEntries: forms.Repeat(-2)}}}}},
+		[]forms.Problem{
+			{Field: "sections[0].multipleEntries.max", Message: "is negative"},
+			{Field: "sections[0].fields[0].multipleEntries.max", Message: "is negative"},
+		}},
+	{"a field other than HTML without a name",
+		forms.Form{Sections: []forms.Section{section(forms.Field{Type: forms.TypeFile})}},
+		[]forms.Problem{{Field: "sections[0].fields[0].name", Message: "is required"}}},
 	{"unknown title merge field",
 		forms.Form{CaseFileTitleTemplate: "{{formName}} for {{primarySigner.name}} <{{primarySigner.email}}> {{primarySigner.phone}}",
 			Sections: []forms.Section{section(text("a"))}},
@@ -153,16 +183,24 @@ func TestValidateAcceptsAValidForm(t *testing.T) {
 		CaseFileTitleTemplate: "{{formName}}: {{ primarySigner.name }} <{{primarySigner.email}}>",
 		Sections: []forms.Section{
 			{Slug: "you", Fields: []forms.Field{
-				{Name: "name", Type: forms.TypeText, MapTo: "primarySigner.name"},
-				{Name: "email", Type: forms.TypeEmail, MapTo: "primarySigner.email"},
+				{Name: "name", Type: forms.TypeText, MapTo: "primarySigner.name", Required: true},
+				{Name: "email", Type: forms.TypeEmail, MapTo: "primarySigner.email", Required: true},
 				{Name: "kind", Type: forms.TypeChoice, Options: []forms.Option{{Label: "Company", Value: "company"}}},
 				{Name: "cvr", Type: forms.TypeNumber, Condition: forms.Equals("kind", "company"), Required: true},
 			}},
 			{Slug: "docs", Condition: forms.Equals("kind", "company"), Fields: []forms.Field{
 				{Name: "id", Type: forms.TypeFile, Validations: &forms.Validations{MaxFileSize: 10 << 20}},
 			}},
-			{Slug: "review", Fields: []forms.Field{
-				{Name: "summary", Type: forms.TypeHTML, Content: "<p>{{name}} ({{email}}), {{cvr}}</p>"},
+			// No slug (the service makes one from the title), and HTML
+			// fields without a name, as in the platform's examples.
+			{Title: "Review", Fields: []forms.Field{
+				{Type: forms.TypeHTML, Content: "<p>{{name}} ({{email}})</p>"},
+				{Type: forms.TypeHTML, Content: "<p>Thank you.</p>"},
+			}},
+			{Title: "More", MultipleEntries: forms.Repeat(3), Fields: []forms.Field{
+				{Name: "phones", Type: forms.TypePhone, MultipleEntries: forms.Repeat(2), CountryCodes: []string{"DK"}},
+				{Name: "kind2", Type: forms.TypeChoice, Layout: forms.LayoutSelect, Options: []forms.Option{{Label: "A", Value: "a"}}},
+				{Name: "notes", Type: forms.TypeText, Multiline: true},
 			}},
 		},
 	}
