@@ -30,11 +30,11 @@ func renderAnswersPDF(title, externalID string, sub *submission) ([]byte, error)
 		pdf.Ln(4)
 		pdf.SetFont("Helvetica", "B", 12)
 		pdf.MultiCell(0, 7, latin1(cmpOr(sec.Title, sec.Slug)), "", "L", false)
-		for _, a := range sec.Answers {
-			pdf.SetFont("Helvetica", "B", 10)
-			pdf.MultiCell(0, 5, latin1(cmpOr(a.Label, a.Name)), "", "L", false)
-			pdf.SetFont("Helvetica", "", 10)
-			pdf.MultiCell(0, 5, latin1(cmpOr(a.Value, "-")), "", "L", false)
+		pdfAnswers(pdf, sec.Answers)
+		for k, in := range sec.Instances {
+			pdf.SetFont("Helvetica", "I", 10)
+			pdf.MultiCell(0, 6, fmt.Sprintf("Entry %d", k+1), "", "L", false)
+			pdfAnswers(pdf, in.Answers)
 		}
 	}
 	var buf bytes.Buffer
@@ -42,6 +42,21 @@ func renderAnswersPDF(title, externalID string, sub *submission) ([]byte, error)
 		return nil, fmt.Errorf("render answers PDF: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// pdfAnswers writes answers as label and value lines; the values of a
+// multi-entry field are joined by ", ".
+func pdfAnswers(pdf *fpdf.Fpdf, answers []answerJSON) {
+	for _, a := range answers {
+		val := a.Value
+		if a.multi {
+			val = strings.Join(a.Values, ", ")
+		}
+		pdf.SetFont("Helvetica", "B", 10)
+		pdf.MultiCell(0, 5, latin1(cmpOr(a.Label, a.Name)), "", "L", false)
+		pdf.SetFont("Helvetica", "", 10)
+		pdf.MultiCell(0, 5, latin1(cmpOr(val, "-")), "", "L", false)
+	}
 }
 
 // latin1 maps text to the core fonts' single-byte encoding: characters

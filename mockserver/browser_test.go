@@ -67,7 +67,7 @@ func TestBrowserFillsPublicPage(t *testing.T) {
 		RequestURL string `json:"requestUrl"`
 	}
 	if st, b := call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/requests", tok, map[string]any{"answers": map[string]any{
-		"email": map[string]any{"value": "ann@example.com", "editable": false}}}, &link); st != 201 {
+		"email": map[string]any{"value": "ann@example.com", "editable": false}}}, &link); st != 200 {
 		t.Fatalf("prefill: %d %s", st, b)
 	}
 	hidden := func(id string) bool {
@@ -112,5 +112,61 @@ func TestBrowserFillsPublicPage(t *testing.T) {
 	if v.value(subs[0].values, "fullName") != "Ann Browser" || v.value(subs[0].values, "email") != "ann@example.com" ||
 		v.value(subs[0].values, "companyName") != "Browser ApS" || len(ans.Sections) != 3 {
 		t.Fatalf("stored answers: %+v", ans)
+	}
+}
+
+// TestBrowserFillsMultiEntrySection: a person fills two instances of a
+// multi-entry section, adding the second with the page's add button, and a
+// second value of a multi-entry field; the stored answers hold both.
+func TestBrowserFillsMultiEntrySection(t *testing.T) {
+	t.Parallel()
+	ctx := browser(t)
+	s := Start(t)
+	tok := login(t, s, s.DefaultCredentials())
+	f := activeForm(t, s, tok, jobApplication(2))
+	count := func() int {
+		return run(t, ctx, "count instances", chromedp.Evaluate[int](`document.querySelectorAll("#section-previous-employment .instance").length`))
+	}
+	run(t, ctx, "open the page", chromedp.Navigate(f.PublicURL))
+	run(t, ctx, "wait for the form", chromedp.WaitVisible(chromedp.CSS("#in-full_name")))
+	if n := count(); n != 1 {
+		t.Fatalf("%d instances before adding, want 1", n)
+	}
+	run(t, ctx, "type the name", chromedp.SendKeys(chromedp.CSS("#in-full_name"), "Ann Browser"))
+	run(t, ctx, "type the email", chromedp.SendKeys(chromedp.CSS("#in-email_address"), "ann@example.com"))
+	run(t, ctx, "type a phone", chromedp.SendKeys(chromedp.CSS("#in-phone_numbers"), "+45 11111111"))
+	run(t, ctx, "add a phone", chromedp.Click(chromedp.CSS("#add-phone_numbers")))
+	run(t, ctx, "type a second phone", chromedp.SendKeys(chromedp.CSS("#in-phone_numbers-1"), "+45 22222222"))
+	run(t, ctx, "type employer 0", chromedp.SendKeys(chromedp.CSS("#in-employer-0"), "First ApS"))
+	run(t, ctx, "type title 0", chromedp.SendKeys(chromedp.CSS("#in-job_title-0"), "Developer"))
+	run(t, ctx, "add an instance", chromedp.Click(chromedp.CSS("#add-previous-employment")))
+	run(t, ctx, "second instance appears", chromedp.WaitVisible(chromedp.CSS("#in-employer-1")))
+	if n := count(); n != 2 {
+		t.Fatalf("%d instances after adding, want 2", n)
+	}
+	if !run(t, ctx, "add button hidden at max", chromedp.Evaluate[bool](`document.getElementById("add-previous-employment").hidden`)) {
+		t.Error("the add button is still shown with max instances")
+	}
+	if got := run(t, ctx, "review shows the first instance", chromedp.Text(chromedp.CSS(`.merge[data-merge="employer"]`))); got != "First ApS" {
+		t.Errorf("review shows %q, want the first employer", got)
+	}
+	run(t, ctx, "type employer 1", chromedp.SendKeys(chromedp.CSS("#in-employer-1"), "Second A/S"))
+	run(t, ctx, "type title 1", chromedp.SendKeys(chromedp.CSS("#in-job_title-1"), "Lead"))
+	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
+	id := run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
+	s.forms.mu.Lock()
+	subs := s.forms.forms[f.ExternalID].subs
+	s.forms.mu.Unlock()
+	if id != "1" || len(subs) != 1 {
+		t.Fatalf("thank-you page says %q; %d submissions stored", id, len(subs))
+	}
+	ans := subs[0].answers(f.ExternalID)
+	inst := ans.Sections[1].Instances
+	if len(inst) != 2 || inst[0].Answers[0].Value != "First ApS" || inst[0].Answers[1].Value != "Developer" ||
+		inst[1].Answers[0].Value != "Second A/S" || inst[1].Answers[1].Value != "Lead" {
+		t.Fatalf("stored instances: %+v", inst)
+	}
+	if phones := ans.Sections[0].Answers[2].Values; len(phones) != 2 || phones[1] != "+45 22222222" {
+		t.Fatalf("stored phones: %v", phones)
 	}
 }

@@ -37,13 +37,30 @@ func (s *Server) decodeForm(w http.ResponseWriter, r *http.Request) (*formJSON, 
 	return &def, nil
 }
 
+// publishParam reads ?publish=true, which publishes a created or updated
+// form in the same call (docs/platform.md, "Forms").
+func publishParam(r *http.Request) (bool, error) {
+	v := r.URL.Query().Get("publish")
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, problems{{Field: "publish", Message: "must be true or false"}}.err()
+	}
+	return b, nil
+}
+
 func (s *Server) handleCreateForm(w http.ResponseWriter, r *http.Request) error {
+	publish, err := publishParam(r)
+	if err != nil {
+		return err
+	}
 	def, err := s.decodeForm(w, r)
 	if err != nil {
 		return err
 	}
-	fm := s.forms.create(def, userFrom(r), s.Now())
-	writeJSON(w, http.StatusCreated, fm.draft.json(fm.externalID, stateDraft, ""))
+	writeJSON(w, http.StatusCreated, s.forms.create(def, userFrom(r), s.Now(), publish, baseURLOf(r)))
 	return nil
 }
 
@@ -63,11 +80,15 @@ func (s *Server) handleGetForm(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleUpdateForm(w http.ResponseWriter, r *http.Request) error {
+	publish, err := publishParam(r)
+	if err != nil {
+		return err
+	}
 	def, err := s.decodeForm(w, r)
 	if err != nil {
 		return err
 	}
-	view, err := s.forms.update(r.PathValue("externalId"), userFrom(r), def)
+	view, err := s.forms.update(r.PathValue("externalId"), userFrom(r), def, publish, baseURLOf(r))
 	if err != nil {
 		return err
 	}
@@ -90,25 +111,6 @@ func (s *Server) handleArchiveForm(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	writeJSON(w, http.StatusOK, view)
-	return nil
-}
-
-func (s *Server) handleCreateRequest(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Answers map[string]prefillAnswer `json:"answers"`
-	}
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
-		return err
-	}
-	if body.Answers == nil {
-		return problems{{Field: "answers", Message: "is required"}}.err()
-	}
-	id := r.PathValue("externalId")
-	pf, err := s.forms.addRequest(id, userFrom(r), body.Answers)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, map[string]string{"requestUrl": requestURL(baseURLOf(r), id, pf.id), "requestId": pf.id})
 	return nil
 }
 

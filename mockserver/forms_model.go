@@ -13,7 +13,7 @@ const (
 	stateArchived = "ARCHIVED"
 )
 
-// Field types of DESIGN section 3.
+// Field types (docs/platform.md, "Forms").
 const (
 	typeText   = "TEXT"
 	typeEmail  = "EMAIL"
@@ -25,11 +25,12 @@ const (
 	typeFile   = "FILE"
 )
 
-// formJSON is the wire shape of a form (DESIGN section 3), used to decode
-// create and update bodies and to encode answers.
+// formJSON is the wire shape of a form (docs/platform.md, "Forms"), used to
+// decode create and update bodies and to encode answers. The platform names
+// the id formId, the spec externalId: both are sent with the same value.
 type formJSON struct {
+	FormID                string        `json:"formId"`
 	ExternalID            string        `json:"externalId"`
-	FormID                string        `json:"formId,omitempty"` // accepted alias, never sent
 	Name                  string        `json:"name"`
 	Language              string        `json:"language"`
 	Description           string        `json:"description"`
@@ -41,24 +42,39 @@ type formJSON struct {
 	Sections              []sectionJSON `json:"sections"`
 }
 
+// sectionJSON is one section of a form as sent and given back.
 type sectionJSON struct {
-	Slug        string         `json:"slug"`
-	Title       string         `json:"title"`
-	Description string         `json:"description"`
-	Condition   *conditionJSON `json:"condition,omitempty"`
-	Fields      []fieldJSON    `json:"fields"`
+	Slug            string         `json:"slug"`
+	Title           string         `json:"title"`
+	Description     string         `json:"description"`
+	Condition       *conditionJSON `json:"condition,omitempty"`
+	MultipleEntries *multiJSON     `json:"multipleEntries,omitempty"`
+	Fields          []fieldJSON    `json:"fields"`
 }
 
+// fieldJSON is one field of a section as sent and given back. countryOptions
+// is read as an alias of countryCodes and given back as countryCodes.
 type fieldJSON struct {
-	Name        string          `json:"name"`
-	Label       string          `json:"label"`
-	Type        string          `json:"type"`
-	Required    bool            `json:"required"`
-	MapTo       string          `json:"mapTo,omitempty"`
-	Condition   *conditionJSON  `json:"condition,omitempty"`
-	Content     string          `json:"content,omitempty"`
-	Options     []optionJSON    `json:"options,omitempty"`
-	Validations json.RawMessage `json:"validations,omitempty"`
+	Name            string          `json:"name,omitempty"` // an HTML field may have none
+	Label           string          `json:"label,omitempty"`
+	Type            string          `json:"type"`
+	Required        bool            `json:"required"`
+	MapTo           string          `json:"mapTo,omitempty"`
+	Condition       *conditionJSON  `json:"condition,omitempty"`
+	Content         string          `json:"content,omitempty"`
+	Options         []optionJSON    `json:"options,omitempty"`
+	Layout          string          `json:"layout,omitempty"`
+	Multiline       *bool           `json:"multiline,omitempty"`
+	CountryCodes    []string        `json:"countryCodes,omitempty"`
+	CountryOptions  []string        `json:"countryOptions,omitempty"` // read only: moved to CountryCodes
+	MultipleEntries *multiJSON      `json:"multipleEntries,omitempty"`
+	Validations     json.RawMessage `json:"validations,omitempty"`
+}
+
+// multiJSON is the multipleEntries property of a section or field: up to
+// Max instances (values).
+type multiJSON struct {
+	Max int `json:"max"`
 }
 
 type conditionJSON struct {
@@ -126,10 +142,18 @@ type inputField struct {
 	def     *fieldJSON
 }
 
-// prefill is a personalised link: values by field name, locked or editable.
+// multiSection reports whether the field's section takes several instances.
+func (v *formVersion) multiSection(in inputField) bool {
+	return v.sections[in.section].MultipleEntries != nil
+}
+
+// prefill is a personalised link: per section, one map of prefilled answers
+// by field name per instance (one instance for a section without
+// multipleEntries). sub is the latest submission made through the link.
 type prefill struct {
-	id     string
-	values map[string]prefillAnswer
+	id       string
+	sections map[int][]map[string]prefillAnswer
+	sub      *submission
 }
 
 type prefillAnswer struct {
@@ -137,14 +161,48 @@ type prefillAnswer struct {
 	Editable bool   `json:"editable"`
 }
 
-// submission is a completed submission. values holds one answer per input
-// field of version, "" where unanswered or hidden.
+// answer answers the prefilled answer of a field in an instance of a section.
+func (pf *prefill) answer(section, instance int, name string) (prefillAnswer, bool) {
+	if pf == nil {
+		return prefillAnswer{}, false
+	}
+	inst := pf.sections[section]
+	if instance >= len(inst) {
+		return prefillAnswer{}, false
+	}
+	a, ok := inst[instance][name]
+	return a, ok
+}
+
+// instances answers how many instances of a section the link prefills.
+func (pf *prefill) instances(section int) int {
+	if pf == nil {
+		return 0
+	}
+	return len(pf.sections[section])
+}
+
+// submission is a completed submission.
 type submission struct {
 	id          int64
 	caseFileID  int64
+	requestID   string // the prefilled request it was made through, if any
 	version     *formVersion
 	completedAt time.Time
-	values      []string
+	answerSet
+}
+
+// answerSet holds the answers of a submission by input field. values has
+// the one answer of each field ("" where unanswered or hidden); for a field
+// of a multi-entry section it is the first instance's answer and for a
+// multi-entry field its first value, which is what conditions, merge fields
+// and mapTo read. lists has every answer of those two kinds: one per
+// instance (in instance order) or one per value; nil for other fields.
+// counts has the number of instances of each section (0 while hidden).
+type answerSet struct {
+	values []string
+	lists  [][]string
+	counts []int
 }
 
 // newVersion builds a version from a validated definition.
@@ -166,9 +224,9 @@ func newVersion(number int, def *formJSON) *formVersion {
 
 // json answers the wire shape of a version of a form in the given status.
 func (v *formVersion) json(externalID, status, publicURL string) formJSON {
-	return formJSON{ExternalID: externalID, Name: v.name, Language: v.language, Description: v.description,
-		Status: status, Version: v.number, CaseFileTitleTemplate: v.titleTemplate, PublicURL: publicURL,
-		Sections: v.sections}
+	return formJSON{FormID: externalID, ExternalID: externalID, Name: v.name, Language: v.language,
+		Description: v.description, Status: status, Version: v.number, CaseFileTitleTemplate: v.titleTemplate,
+		PublicURL: publicURL, Sections: v.sections}
 }
 
 // value answers the answer to the named input field, "" when there is none.
@@ -196,8 +254,9 @@ func (v *formVersion) holds(c *conditionJSON, values []string, visible []bool) b
 
 // visibility answers, per input field, whether it is shown for the answers
 // (its section's condition and its own hold), and per section whether the
-// section is shown. Conditions only reference earlier fields, so one pass in
-// order settles everything.
+// section is shown. Conditions only reference earlier fields outside
+// multi-entry sections and fields, so one pass in order settles everything,
+// the same for every instance.
 func (v *formVersion) visibility(values []string) (fields []bool, sections []bool) {
 	fields = make([]bool, len(v.inputs))
 	sections = make([]bool, len(v.sections))

@@ -27,7 +27,7 @@ func (f *formStore) reset() {
 	f.forms, f.requests, f.nextSub = map[string]*form{}, map[string]*form{}, 1
 }
 
-// initForms sets up the forms service and its nine endpoints.
+// initForms sets up the forms service and its endpoints.
 func (s *Server) initForms() {
 	s.forms = newFormStore()
 	s.onReset(s.forms.reset)
@@ -38,20 +38,26 @@ func (s *Server) initForms() {
 	rt.handle(svcForms, "POST", "/v1/forms/{externalId}/publish", s.handlePublishForm)
 	rt.handle(svcForms, "POST", "/v1/forms/{externalId}/archive", s.handleArchiveForm)
 	rt.handle(svcForms, "POST", "/v1/forms/{externalId}/requests", s.handleCreateRequest)
+	rt.handle(svcForms, "POST", "/v2/forms/{externalId}/requests", s.handleCreateRequestV2)
+	rt.handle(svcForms, "GET", "/v1/forms/{externalId}/requests/{requestId}/answers", s.handleRequestAnswers)
 	rt.handle(svcForms, "GET", "/v1/forms/{externalId}/submissions", s.handleListSubmissions)
 	rt.handle(svcForms, "GET", "/v1/forms/{externalId}/submissions/{submissionId}/answers", s.handleAnswers)
 	rt.handle(svcForms, "GET", "/v1/casefiles/{casefileId}/files", s.handleListFiles)
 	rt.handle(svcForms, "GET", "/v1/casefiles/{casefileId}/files/{fileId}", s.handleDownloadFile)
 }
 
-// create stores a new DRAFT form owned by u.
-func (f *formStore) create(def *formJSON, u *user, now time.Time) *form {
+// create stores a new form owned by u: DRAFT, or ACTIVE when publish is set
+// (?publish=true). It answers the form as GET shows it.
+func (f *formStore) create(def *formJSON, u *user, now time.Time, publish bool, base string) formJSON {
 	fm := &form{externalID: newUUID(), ownerID: u.ID, customerID: u.CustomerID, status: stateDraft,
 		draft: newVersion(1, def), requests: map[string]*prefill{}, created: now}
+	if publish {
+		fm.live, fm.draft, fm.status = fm.draft, nil, stateActive
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.forms[fm.externalID] = fm
-	return fm
+	return fm.view(base)
 }
 
 // get answers a form the user may see: 404 when it does not exist or
@@ -87,8 +93,9 @@ func (fm *form) view(base string) formJSON {
 
 // update replaces the definition: in place while DRAFT; as a new DRAFT
 // version (the live one keeps serving) while ACTIVE. It answers the updated
-// version.
-func (f *formStore) update(id string, u *user, def *formJSON) (formJSON, error) {
+// version, or with publish (?publish=true) makes it live at once and answers
+// the form as GET shows it.
+func (f *formStore) update(id string, u *user, def *formJSON, publish bool, base string) (formJSON, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	fm, err := f.get(id, u)
@@ -102,6 +109,10 @@ func (f *formStore) update(id string, u *user, def *formJSON) (formJSON, error) 
 		fm.draft = newVersion(fm.live.number+1, def)
 	default:
 		return formJSON{}, errConflict("form %q is %s: an archived form cannot be updated", id, fm.status)
+	}
+	if publish {
+		fm.live, fm.draft, fm.status = fm.draft, nil, stateActive
+		return fm.view(base), nil
 	}
 	return fm.draft.json(fm.externalID, stateDraft, ""), nil
 }
@@ -126,7 +137,9 @@ func (f *formStore) publish(id string, u *user, base string) (formJSON, error) {
 	return fm.view(base), nil
 }
 
-// archive moves an ACTIVE form to ARCHIVED: its public URL stops working.
+// archive moves an ACTIVE or DRAFT form to ARCHIVED (docs/platform.md,
+// "Forms": the vendor archives a draft with 200): its public URL stops
+// working. An archived draft keeps its definition as the form's version.
 func (f *formStore) archive(id string, u *user, base string) (formJSON, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -134,15 +147,20 @@ func (f *formStore) archive(id string, u *user, base string) (formJSON, error) {
 	if err != nil {
 		return formJSON{}, err
 	}
-	if fm.status != stateActive {
-		return formJSON{}, errConflict("form %q is %s: only an ACTIVE form can be archived", id, fm.status)
+	switch fm.status {
+	case stateActive:
+	case stateDraft:
+		fm.live, fm.draft = fm.draft, nil
+	default:
+		return formJSON{}, errConflict("form %q is %s: only an ACTIVE or DRAFT form can be archived", id, fm.status)
 	}
 	fm.status = stateArchived
 	return fm.view(base), nil
 }
 
-// addRequest stores a prefilled request for an ACTIVE form.
-func (f *formStore) addRequest(id string, u *user, answers map[string]prefillAnswer) (*prefill, error) {
+// addRequest stores a prefilled request for an ACTIVE form. build checks
+// the answers against the live version and makes the request's sections.
+func (f *formStore) addRequest(id string, u *user, build func(*formVersion) (map[int][]map[string]prefillAnswer, problems)) (*prefill, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	fm, err := f.get(id, u)
@@ -152,35 +170,35 @@ func (f *formStore) addRequest(id string, u *user, answers map[string]prefillAns
 	if fm.status != stateActive {
 		return nil, errConflict("form %q is %s: prefilled requests need an ACTIVE form", id, fm.status)
 	}
-	if p := validatePrefill(fm.live, answers); len(p) > 0 {
+	secs, p := build(fm.live)
+	if len(p) > 0 {
 		return nil, p.err()
 	}
-	pf := &prefill{id: newUUID(), values: answers}
+	pf := &prefill{id: newUUID(), sections: secs}
 	fm.requests[pf.id] = pf
 	f.requests[pf.id] = fm
 	return pf, nil
 }
 
-// validatePrefill checks that every key names an input field that can be
-// prefilled and every value suits its field.
-func validatePrefill(v *formVersion, answers map[string]prefillAnswer) problems {
-	var p problems
-	for _, name := range sortedKeys(answers) {
-		i, ok := v.byName[name]
-		if !ok {
-			p.add("answers."+name, "no field named %q in the form", name)
-			continue
-		}
-		def := v.inputs[i].def
-		if def.Type == typeFile {
-			p.add("answers."+name, "a FILE field cannot be prefilled")
-			continue
-		}
-		if msg := checkValue(def, answers[name].Value); msg != "" {
-			p.add("answers."+name, "%s", msg)
-		}
+// requestSubmission answers the latest submission made through a prefilled
+// request of a form that is ACTIVE or ARCHIVED; 404 before there is one.
+func (f *formStore) requestSubmission(id, requestID string, u *user) (*submission, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fm, err := f.get(id, u)
+	if err != nil {
+		return nil, err
 	}
-	return p
+	pf := fm.requests[requestID]
+	switch {
+	case pf == nil:
+		return nil, errNotFound("no prefilled request %q for form %q", requestID, id)
+	case fm.status == stateDraft:
+		return nil, errNotFound("form %q is DRAFT: request answers need an ACTIVE or ARCHIVED form", id)
+	case pf.sub == nil:
+		return nil, errNotFound("no submission yet through prefilled request %q", requestID)
+	}
+	return pf.sub, nil
 }
 
 // publicForm answers the live version and prefill of an ACTIVE form for the

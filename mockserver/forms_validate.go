@@ -3,6 +3,7 @@ package mockserver
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Known mapTo targets and caseFileTitleTemplate merge fields.
@@ -19,8 +20,21 @@ func knownType(t string) bool {
 	return false
 }
 
-// validateForm checks a form definition, fills in missing section slugs,
-// and answers one detail per problem.
+// maxEntries bounds multipleEntries.max, so that a page and a submission
+// stay small (mock only: the platform states no bound).
+const maxEntries = 100
+
+// seenField is what validation remembers of an earlier field.
+type seenField struct {
+	section     int
+	multi       bool // in a multi-entry section, or a multi-entry field
+	required    bool
+	conditional bool // the field or its section has a condition
+}
+
+// validateForm checks a form definition, fills in missing section slugs
+// (moving countryOptions to countryCodes), and answers one detail per
+// problem.
 func validateForm(def *formJSON) problems {
 	var p problems
 	for _, m := range mergeFields(def.CaseFileTitleTemplate) {
@@ -30,34 +44,77 @@ func validateForm(def *formJSON) problems {
 			p.add("caseFileTitleTemplate", "unknown merge field {{%s}}: use {{formName}}, {{primarySigner.name}} or {{primarySigner.email}}", m)
 		}
 	}
-	seen := map[string]int{} // field name → section index
+	fillSlugs(def.Sections)
+	seen := map[string]seenField{}
 	slugs := map[string]bool{}
 	mapped := map[string]bool{}
 	for si := range def.Sections {
 		sec := &def.Sections[si]
 		path := fmt.Sprintf("sections[%d]", si)
-		if sec.Slug == "" {
-			sec.Slug = fmt.Sprintf("section-%d", si+1)
-		}
 		if slugs[sec.Slug] {
 			p.add(path+".slug", "duplicate section slug %q", sec.Slug)
 		}
 		slugs[sec.Slug] = true
+		checkMulti(&p, path+".multipleEntries", sec.MultipleEntries)
 		checkCondition(&p, path+".condition", sec.Condition, seen, si, false)
 		for fi := range sec.Fields {
-			checkField(&p, fmt.Sprintf("%s.fields[%d]", path, fi), &sec.Fields[fi], seen, mapped, si)
+			checkField(&p, fmt.Sprintf("%s.fields[%d]", path, fi), sec, &sec.Fields[fi], seen, mapped, si)
 		}
 	}
 	return p
 }
 
+// fillSlugs gives each section sent without a slug one made from its title:
+// lower case, words joined by "-", made unique within the form
+// (docs/platform.md, "Forms").
+func fillSlugs(secs []sectionJSON) {
+	taken := map[string]bool{}
+	for _, sec := range secs {
+		taken[sec.Slug] = true
+	}
+	for si := range secs {
+		if secs[si].Slug != "" {
+			continue
+		}
+		base := slugOf(secs[si].Title)
+		if base == "" {
+			base = "section"
+		}
+		slug := base
+		for n := 2; taken[slug]; n++ {
+			slug = fmt.Sprintf("%s-%d", base, n)
+		}
+		taken[slug] = true
+		secs[si].Slug = slug
+	}
+}
+
+// slugOf lower-cases title and joins its words (runs of letters and digits)
+// with "-".
+func slugOf(title string) string {
+	words := strings.FieldsFunc(strings.ToLower(title), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.Join(words, "-")
+}
+
+// checkMulti validates a multipleEntries property.
+func checkMulti(p *problems, path string, m *multiJSON) {
+	if m != nil && (m.Max < 1 || m.Max > maxEntries) {
+		p.add(path+".max", "must be from 1 to %d", maxEntries)
+	}
+}
+
 // checkField validates one field and then records its name as seen.
-func checkField(p *problems, path string, f *fieldJSON, seen map[string]int, mapped map[string]bool, si int) {
+func checkField(p *problems, path string, sec *sectionJSON, f *fieldJSON, seen map[string]seenField, mapped map[string]bool, si int) {
+	if f.CountryCodes == nil {
+		f.CountryCodes = f.CountryOptions
+	}
+	f.CountryOptions = nil
 	switch {
+	case f.Name == "" && f.Type == typeHTML:
 	case f.Name == "":
 		p.add(path+".name", "is required")
-	case strings.ContainsAny(f.Name, "{} \t\r\n"):
-		p.add(path+".name", "must not contain spaces or braces")
+	case strings.ContainsAny(f.Name, "{}[] \t\r\n"):
+		p.add(path+".name", "must not contain spaces, braces or brackets")
 	default:
 		if _, dup := seen[f.Name]; dup {
 			p.add(path+".name", "duplicate field name %q", f.Name)
@@ -66,43 +123,75 @@ func checkField(p *problems, path string, f *fieldJSON, seen map[string]int, map
 	if !knownType(f.Type) {
 		p.add(path+".type", "unknown type %q: use TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE, HTML or FILE", f.Type)
 	}
+	checkMapTo(p, path+".mapTo", f, mapped)
+	checkCondition(p, path+".condition", f.Condition, seen, si, true)
+	switch f.Layout {
+	case "", "RADIO", "SELECT":
+	default:
+		p.add(path+".layout", "unknown layout %q: use RADIO or SELECT", f.Layout)
+	}
+	if f.Type == typeChoice {
+		checkOptions(p, path+".options", f.Options)
+	}
+	if f.MultipleEntries != nil {
+		checkMulti(p, path+".multipleEntries", f.MultipleEntries)
+		switch {
+		case f.Type == typeHTML || f.Type == typeFile:
+			p.add(path+".multipleEntries", "a %s field cannot take several values", f.Type)
+		case sec.MultipleEntries != nil:
+			p.add(path+".multipleEntries", "a field of a multi-entry section cannot take several values")
+		}
+	}
+	if f.Type == typeHTML {
+		checkMergeSources(p, path+".content", f.Content, seen, si)
+	}
+	if f.Name != "" && f.Type != typeHTML {
+		if _, dup := seen[f.Name]; !dup {
+			seen[f.Name] = seenField{section: si, multi: sec.MultipleEntries != nil || f.MultipleEntries != nil,
+				required: f.Required, conditional: sec.Condition != nil || f.Condition != nil}
+		}
+	}
+}
+
+// checkMapTo validates a field's mapTo target.
+func checkMapTo(p *problems, path string, f *fieldJSON, mapped map[string]bool) {
 	switch f.MapTo {
 	case "":
 	case mapSignerName, mapSignerEmail:
 		if mapped[f.MapTo] {
-			p.add(path+".mapTo", "another field is already mapped to %s", f.MapTo)
+			p.add(path, "another field is already mapped to %s", f.MapTo)
 		}
 		mapped[f.MapTo] = true
 		if strings.HasSuffix(f.MapTo, ".email") && f.Type != typeEmail {
-			p.add(path+".mapTo", "a field mapped to %s must have type EMAIL", f.MapTo)
+			p.add(path, "a field mapped to %s must have type EMAIL", f.MapTo)
 		}
 		if f.Type == typeHTML || f.Type == typeFile {
-			p.add(path+".mapTo", "a %s field cannot be mapped", f.Type)
+			p.add(path, "a %s field cannot be mapped", f.Type)
 		}
 	default:
-		p.add(path+".mapTo", "unknown target %q: use primarySigner.name or primarySigner.email", f.MapTo)
+		p.add(path, "unknown target %q: use primarySigner.name or primarySigner.email", f.MapTo)
 	}
-	checkCondition(p, path+".condition", f.Condition, seen, si, true)
-	if f.Type == typeChoice {
-		checkOptions(p, path+".options", f.Options)
-	}
-	if f.Type == typeHTML {
-		for _, m := range mergeFields(f.Content) {
-			if sec, ok := seen[m]; !ok || sec >= si {
-				p.add(path+".content", "merge field {{%s}} must name a field of an earlier section", m)
-			}
-		}
-	}
-	if f.Name != "" && f.Type != typeHTML {
-		if _, dup := seen[f.Name]; !dup {
-			seen[f.Name] = si
+}
+
+// checkMergeSources validates the {{field}} merge fields of HTML content:
+// each names a field of an earlier section that is required and not
+// conditional (docs/platform.md, "Forms").
+func checkMergeSources(p *problems, path, content string, seen map[string]seenField, si int) {
+	for _, m := range mergeFields(content) {
+		src, ok := seen[m]
+		switch {
+		case !ok || src.section >= si:
+			p.add(path, "merge field {{%s}} must name a field of an earlier section", m)
+		case !src.required || src.conditional:
+			p.add(path, "merge field {{%s}} must name a required field without a condition", m)
 		}
 	}
 }
 
 // checkCondition validates a condition: at least one rule, each an EQUALS on
-// an earlier field (of an earlier section unless sameSection is allowed).
-func checkCondition(p *problems, path string, c *conditionJSON, seen map[string]int, si int, sameSection bool) {
+// an earlier field (of an earlier section unless sameSection is allowed)
+// that takes one answer (not of a multi-entry section, not multi-entry).
+func checkCondition(p *problems, path string, c *conditionJSON, seen map[string]seenField, si int, sameSection bool) {
 	if c == nil {
 		return
 	}
@@ -114,9 +203,12 @@ func checkCondition(p *problems, path string, c *conditionJSON, seen map[string]
 		if r.Operator != "EQUALS" {
 			p.add(rp+".operator", "unknown operator %q: use EQUALS", r.Operator)
 		}
-		sec, ok := seen[r.Field]
-		if !ok || (!sameSection && sec >= si) {
+		src, ok := seen[r.Field]
+		switch {
+		case !ok || (!sameSection && src.section >= si):
 			p.add(rp+".field", "%q is not an earlier field", r.Field)
+		case src.multi:
+			p.add(rp+".field", "%q takes several answers and cannot be a condition's field", r.Field)
 		}
 	}
 }

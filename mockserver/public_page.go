@@ -14,7 +14,9 @@ import (
 // initPublicPages registers the public form pages (no token). A page posts
 // to its own URL.
 func (s *Server) initPublicPages() {
-	s.pages = template.Must(template.New("page").Parse(pageTemplate))
+	s.pages = template.Must(template.New("page").Funcs(pageFuncs).Parse(pageTemplate))
+	template.Must(s.pages.New("instance").Parse(instanceTemplate))
+	template.Must(s.pages.New("field").Parse(fieldTemplate))
 	template.Must(s.pages.New("thanks").Parse(thanksTemplate))
 	template.Must(s.pages.New("gone").Parse(goneTemplate))
 	rt := s.router
@@ -26,60 +28,75 @@ func (s *Server) initPublicPages() {
 
 // pageData is what the page template renders.
 type pageData struct {
-	Title, Description, Action string
-	Sections                   []pageSection
-	Errors                     []fieldError
+	Title, Description, Action, Lang string
+	T                                pageText
+	Sections                         []pageSection
+	Errors                           []fieldError
 }
 
+// pageSection is a section of the page: one instance, or with
+// multipleEntries the instances shown so far, a blank Template instance
+// (index __i__) and an add button the page's script clones it with.
 type pageSection struct {
 	Slug, Title, Description string
 	Cond                     string // JSON rules, "" without a condition
 	Hidden                   bool
-	Fields                   []pageField
+	Multi                    bool
+	Max                      int
+	Instances                []pageInstance
+	Template                 *pageInstance
 }
 
+// pageInstance is one instance of a section.
+type pageInstance struct {
+	Index  string // "0", "1", … or the template's "__i__"
+	Multi  bool
+	Fields []pageField
+}
+
+// pageField is one field of an instance. Name is the input's name (field,
+// field[i] or field[]), ID the suffix of its element ids.
 type pageField struct {
-	Name, Label, Type, InputType, Value, Cond, Error string
-	Required, Locked, Hidden                         bool
-	Options                                          []optionJSON
-	Content                                          template.HTML
+	Name, ID, Label, Type, InputType, Value, Cond, Error string
+	Required, Locked, Hidden                             bool
+	Options                                              []optionJSON
+	Content                                              template.HTML
+	Multi                                                bool     // a multi-entry field
+	Max                                                  int      // its most values
+	Values                                               []string // its values (at least one input)
 }
 
-// buildPage lays out a version with the given values by field name (prefill
-// or a rejected submission), locked fields and errors.
-func buildPage(v *formVersion, pf *prefill, posted map[string]string, errs []fieldError, action string) pageData {
+// buildPage lays out a version with prefill, a rejected submission's posted
+// answers (in, nil on GET) and its errors.
+func buildPage(v *formVersion, pf *prefill, in *submissionInput, errs []fieldError, action string) pageData {
 	values := make([]string, len(v.inputs))
 	for i, f := range v.inputs {
-		if pf != nil {
-			values[i] = pf.values[f.def.Name].Value
-		}
-		if p, ok := posted[f.def.Name]; ok && f.def.Type != typeFile {
-			values[i] = p
-		}
-		if locked, ok := prefilledLocked(pf, f.def.Name); ok {
-			values[i] = locked
-		}
+		values[i], _ = pageValue(pf, in, f, 0, firstKey(v, f))
 	}
 	visible, secVisible := v.visibility(values)
 	errByField := map[string]string{}
 	for _, e := range errs {
 		errByField[e.Field] = e.Message
 	}
-	pd := pageData{Title: cmpOr(v.name, "Form"), Description: v.description, Action: action, Errors: errs}
+	lang, text := pageLanguage(v.language)
+	pd := pageData{Title: cmpOr(v.name, "Form"), Description: v.description, Action: action, Errors: errs, Lang: lang, T: text}
+	lay := pageLayout{v: v, pf: pf, in: in, values: values, visible: visible, secVisible: secVisible, errs: errByField}
+	var posted map[int]int
+	if in != nil {
+		posted = postedInstances(v, in)
+	}
 	for si, sec := range v.sections {
 		ps := pageSection{Slug: sec.Slug, Title: sec.Title, Description: sec.Description, Cond: condJSON(sec.Condition), Hidden: !secVisible[si]}
-		for fi := range sec.Fields {
-			f := &sec.Fields[fi]
-			pfd := pageField{Name: f.Name, Label: cmpOr(f.Label, f.Name), Type: f.Type, InputType: inputType(f.Type),
-				Cond: condJSON(f.Condition), Required: f.Required, Options: f.Options, Error: errByField[f.Name]}
-			if i, ok := v.byName[f.Name]; ok && f.Type != typeHTML {
-				pfd.Value, pfd.Hidden = values[i], !visible[i]
-				_, pfd.Locked = prefilledLocked(pf, f.Name)
-			} else {
-				pfd.Hidden = !secVisible[si] || !v.holds(f.Condition, values, visible)
-				pfd.Content = mergeHTML(f.Content, func(name string) string { return v.value(values, name) })
+		if m := sec.MultipleEntries; m != nil {
+			ps.Multi, ps.Max = true, m.Max
+			n := min(max(posted[si], pf.instances(si), 1), m.Max)
+			for k := range n {
+				ps.Instances = append(ps.Instances, lay.instance(si, k))
 			}
-			ps.Fields = append(ps.Fields, pfd)
+			tpl := lay.instance(si, -1)
+			ps.Template = &tpl
+		} else {
+			ps.Instances = []pageInstance{lay.instance(si, 0)}
 		}
 		pd.Sections = append(pd.Sections, ps)
 	}

@@ -14,7 +14,8 @@ import (
 const maxValueBytes = 64 << 10
 
 // handlePublicSubmit accepts a submission of the public page: multipart
-// (or URL-encoded) inputs named by field name. JSON clients get 201
+// (or URL-encoded) inputs named by field name (<field>[i] in instance i of a
+// multi-entry section, repeated <field>[] for a multi-entry field). JSON clients get 201
 // {"submissionId","casefileId"} or 422 details; browsers get a thank-you page
 // or the form again with the problems.
 func (s *Server) handlePublicSubmit(w http.ResponseWriter, r *http.Request) error {
@@ -38,14 +39,14 @@ func (s *Server) handlePublicSubmit(w http.ResponseWriter, r *http.Request) erro
 	if ferr != nil {
 		return s.publicError(w, r, ferr)
 	}
-	return s.renderPage(w, http.StatusUnprocessableEntity, "page", buildPage(v, pf, in.values, ae.Details, r.URL.Path))
+	return s.renderPage(w, http.StatusUnprocessableEntity, "page", buildPage(v, pf, in, ae.Details, r.URL.Path))
 }
 
 // readSubmission reads the posted answers, bounded by the body limit; a
 // file over the file limit is marked, not kept.
 func (s *Server) readSubmission(w http.ResponseWriter, r *http.Request) (*submissionInput, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBodyBytes)
-	in := &submissionInput{values: map[string]string{}, files: map[string]*upload{}}
+	in := &submissionInput{values: map[string]string{}, all: map[string][]string{}, files: map[string]*upload{}}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch mt {
 	case "multipart/form-data":
@@ -61,7 +62,7 @@ func (s *Server) readSubmission(w http.ResponseWriter, r *http.Request) (*submis
 			return nil, bodyError(err, s.cfg.maxBodyBytes)
 		}
 		for k, vs := range r.PostForm {
-			in.values[k] = vs[0]
+			in.values[k], in.all[k] = vs[0], vs
 		}
 	default:
 		return nil, errBadRequest("the body must be multipart/form-data (or application/x-www-form-urlencoded)")
@@ -97,9 +98,13 @@ func (s *Server) readParts(mr *multipart.Reader, in *submissionInput) error {
 		if len(b) > maxValueBytes {
 			return errValidation([]fieldError{{Field: name, Message: fmt.Sprintf("exceeds %d bytes", maxValueBytes)}})
 		}
-		if _, dup := in.values[name]; !dup && name != "" {
+		if name == "" {
+			continue
+		}
+		if _, dup := in.values[name]; !dup {
 			in.values[name] = string(b)
 		}
+		in.all[name] = append(in.all[name], string(b)) // repeated <field>[] of a multi-entry field
 	}
 }
 

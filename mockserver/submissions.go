@@ -1,16 +1,17 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 )
 
 // submissionInput is what one public-page submission carries.
 type submissionInput struct {
-	values map[string]string  // text answers by field name, as posted
-	files  map[string]*upload // FILE answers by field name
+	values map[string]string   // text answers by posted name: the first value of each
+	all    map[string][]string // every text value by posted name, in order (may be nil)
+	files  map[string]*upload  // FILE answers by posted name
 }
 
 // upload is a file posted through a FILE field. tooLarge is set (and data
@@ -31,12 +32,12 @@ func (s *Server) submit(externalID, requestID string, in *submissionInput) (*sub
 	if err != nil {
 		return nil, err
 	}
-	values, p := validateSubmission(v, pf, in, s.cfg.maxFileBytes)
+	cs, p := validateSubmission(v, pf, in, s.cfg.maxFileBytes)
 	if len(p) > 0 {
 		return nil, p.err()
 	}
-	sub := &submission{version: v, values: values}
-	cf := buildCaseFile(fm, sub, in.files)
+	sub := &submission{version: v, requestID: requestID, answerSet: cs.answerSet}
+	cf := buildCaseFile(fm, sub, cs.uploads)
 	s.forms.mu.Lock()
 	defer s.forms.mu.Unlock()
 	if fm.status != stateActive {
@@ -48,73 +49,18 @@ func (s *Server) submit(externalID, requestID string, in *submissionInput) (*sub
 	sub.id, sub.caseFileID = s.forms.nextSub, cf.ID
 	s.forms.nextSub++
 	fm.subs = append(fm.subs, sub)
+	if pf != nil {
+		pf.sub = sub
+	}
 	return sub, nil
 }
 
-// validateSubmission answers the values by input field (hidden fields
-// cleared) or one problem per field.
-func validateSubmission(v *formVersion, pf *prefill, in *submissionInput, maxFile int64) ([]string, problems) {
-	var p problems
-	values := make([]string, len(v.inputs))
-	for i, f := range v.inputs {
-		name := f.def.Name
-		if f.def.Type == typeFile {
-			if up := in.files[name]; up != nil && up.filename != "" {
-				values[i] = up.filename
-			}
-			continue
-		}
-		posted, sent := in.values[name]
-		values[i] = strings.TrimSpace(posted)
-		if pa, ok := prefilledLocked(pf, name); ok {
-			if sent && values[i] != pa {
-				p.add(name, "is locked to its prefilled value and cannot be changed")
-			}
-			values[i] = pa
-		}
-	}
-	visible, _ := v.visibility(values)
-	for i, f := range v.inputs {
-		if !visible[i] {
-			values[i] = ""
-			continue
-		}
-		if up := in.files[f.def.Name]; f.def.Type == typeFile && up != nil && up.tooLarge {
-			p.add(f.def.Name, "file exceeds the limit of %d bytes", maxFile)
-			continue
-		}
-		if values[i] == "" {
-			if f.def.Required {
-				p.add(f.def.Name, "is required")
-			}
-			continue
-		}
-		if msg := checkValue(f.def, values[i]); msg != "" {
-			p.add(f.def.Name, "%s", msg)
-		}
-	}
-	return values, p
-}
-
-// prefilledLocked answers the prefilled value of a locked field.
-func prefilledLocked(pf *prefill, name string) (string, bool) {
-	if pf == nil {
-		return "", false
-	}
-	pa, ok := pf.values[name]
-	if !ok || pa.Editable {
-		return "", false
-	}
-	return pa.Value, true
-}
-
-// buildCaseFile makes the case file of a submission: title from the
-// template, the primary signer from the mapTo fields, the answers PDF and
-// the uploaded files of visible FILE fields as attachments.
-func buildCaseFile(fm *form, sub *submission, files map[string]*upload) *caseFile {
-	v := sub.version
-	var name, email string
-	for i, f := range v.inputs {
+// primarySigner answers the answers of the fields mapped to the primary
+// signer. A mapped field of a multi-entry section (or a multi-entry field)
+// gives its first instance's (first) answer: the person filling the form is
+// one signer, and the first entry is the one they start with.
+func (sub *submission) primarySigner() (name, email string) {
+	for i, f := range sub.version.inputs {
 		switch f.def.MapTo {
 		case mapSignerName:
 			name = sub.values[i]
@@ -122,6 +68,15 @@ func buildCaseFile(fm *form, sub *submission, files map[string]*upload) *caseFil
 			email = sub.values[i]
 		}
 	}
+	return name, email
+}
+
+// buildCaseFile makes the case file of a submission: title from the
+// template, the primary signer from the mapTo fields, the answers PDF and
+// the uploaded files of visible FILE fields (every instance) as attachments.
+func buildCaseFile(fm *form, sub *submission, uploads [][]*upload) *caseFile {
+	v := sub.version
+	name, email := sub.primarySigner()
 	title := v.titleTemplate
 	if title == "" {
 		title = "{{formName}}"
@@ -136,9 +91,14 @@ func buildCaseFile(fm *form, sub *submission, files map[string]*upload) *caseFil
 	cf.Documents = []*document{{Title: "Answers: " + cmpOr(v.name, "form"), Signable: true, Format: "pdf",
 		render: func() ([]byte, error) { return renderAnswersPDF(title, fm.externalID, sub) }}}
 	for i, f := range v.inputs {
-		if up := files[f.def.Name]; f.def.Type == typeFile && up != nil && sub.values[i] != "" {
-			cf.Attachments = append(cf.Attachments, &attachment{Filename: up.filename,
-				ContentType: cmpOr(up.contentType, "application/octet-stream"), Data: up.data})
+		if f.def.Type != typeFile || i >= len(uploads) {
+			continue
+		}
+		for _, up := range uploads[i] {
+			if up != nil {
+				cf.Attachments = append(cf.Attachments, &attachment{Filename: up.filename,
+					ContentType: cmpOr(up.contentType, "application/octet-stream"), Data: up.data})
+			}
 		}
 	}
 	return cf
@@ -151,43 +111,116 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// answersJSON is the wire shape of GET .../answers.
+// answersJSON is the wire shape of GET .../answers (docs/platform.md,
+// "Forms"): the id under both names, the respondents (the primary signer
+// from the mapped fields, when there is one), and the visible sections.
 type answersJSON struct {
 	SubmissionID int64               `json:"submissionId"`
+	FormID       string              `json:"formId"`
 	ExternalID   string              `json:"externalId"`
 	Version      int                 `json:"version"`
+	Respondents  []respondentJSON    `json:"respondents"`
 	Sections     []answerSectionJSON `json:"sections"`
 }
 
+// respondentJSON is a person who answered the form.
+type respondentJSON struct {
+	Name  string `json:"name,omitempty"`
+	Email string `json:"email,omitempty"`
+}
+
+// answerSectionJSON is one section of the answers: answers without
+// multipleEntries, instances with it.
 type answerSectionJSON struct {
-	Slug    string       `json:"slug"`
-	Title   string       `json:"title"`
+	Slug            string         `json:"slug"`
+	Title           string         `json:"title"`
+	MultipleEntries bool           `json:"multipleEntries"`
+	Answers         []answerJSON   `json:"answers,omitzero"`
+	Instances       []instanceJSON `json:"instances,omitzero"`
+}
+
+// instanceJSON is one instance of a multi-entry section.
+type instanceJSON struct {
 	Answers []answerJSON `json:"answers"`
 }
 
+// answerJSON is one answer: value, or values for a multi-entry field.
 type answerJSON struct {
-	Name  string `json:"name"`
-	Label string `json:"label"`
-	Type  string `json:"type"`
-	Value string `json:"value"`
+	Name   string   `json:"name"`
+	Label  string   `json:"label"`
+	Type   string   `json:"type"`
+	Value  string   `json:"value"`
+	Values []string `json:"values"`
+	multi  bool
+}
+
+// MarshalJSON writes value, or values for a multi-entry field.
+func (a answerJSON) MarshalJSON() ([]byte, error) {
+	type head struct {
+		Name  string `json:"name"`
+		Label string `json:"label"`
+		Type  string `json:"type"`
+	}
+	h := head{Name: a.Name, Label: a.Label, Type: a.Type}
+	if a.multi {
+		vals := a.Values
+		if vals == nil {
+			vals = []string{}
+		}
+		return json.Marshal(struct {
+			head
+			Values []string `json:"values"`
+		}{h, vals})
+	}
+	return json.Marshal(struct {
+		head
+		Value string `json:"value"`
+	}{h, a.Value})
 }
 
 // answers lays out the answers of the visible fields by visible section.
 func (sub *submission) answers(externalID string) answersJSON {
 	v := sub.version
 	visible, secVisible := v.visibility(sub.values)
-	out := answersJSON{SubmissionID: sub.id, ExternalID: externalID, Version: v.number, Sections: []answerSectionJSON{}}
+	out := answersJSON{SubmissionID: sub.id, FormID: externalID, ExternalID: externalID, Version: v.number,
+		Respondents: []respondentJSON{}, Sections: []answerSectionJSON{}}
+	if name, email := sub.primarySigner(); name != "" || email != "" {
+		out.Respondents = append(out.Respondents, respondentJSON{Name: name, Email: email})
+	}
 	for si, sec := range v.sections {
 		if !secVisible[si] {
 			continue
 		}
-		as := answerSectionJSON{Slug: sec.Slug, Title: sec.Title, Answers: []answerJSON{}}
-		for i, f := range v.inputs {
-			if f.section == si && visible[i] {
-				as.Answers = append(as.Answers, answerJSON{Name: f.def.Name, Label: f.def.Label, Type: f.def.Type, Value: sub.values[i]})
+		as := answerSectionJSON{Slug: sec.Slug, Title: sec.Title, MultipleEntries: sec.MultipleEntries != nil}
+		if !as.MultipleEntries {
+			as.Answers = sub.sectionAnswers(si, visible, -1)
+		} else {
+			as.Instances = []instanceJSON{}
+			for k := range sub.counts[si] {
+				as.Instances = append(as.Instances, instanceJSON{Answers: sub.sectionAnswers(si, visible, k)})
 			}
 		}
 		out.Sections = append(out.Sections, as)
+	}
+	return out
+}
+
+// sectionAnswers answers the visible answers of section si, of instance k
+// (k < 0: a section without multipleEntries).
+func (sub *submission) sectionAnswers(si int, visible []bool, k int) []answerJSON {
+	out := []answerJSON{}
+	for i, f := range sub.version.inputs {
+		if f.section != si || !visible[i] {
+			continue
+		}
+		a := answerJSON{Name: f.def.Name, Label: f.def.Label, Type: f.def.Type, Value: sub.values[i]}
+		switch {
+		case k >= 0 && k < len(sub.lists[i]):
+			a.Value = sub.lists[i][k]
+		case f.def.MultipleEntries != nil:
+			a.multi, a.Values = true, sub.lists[i]
+		}
+		out = append(out, a)
 	}
 	return out
 }
