@@ -10,6 +10,7 @@ require (
 	github.com/jarcoal/httpmock v1.4.2
 	github.com/pdfcpu/pdfcpu v0.11.1
 	github.com/redis/go-redis/v9 v9.22.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/stretchr/testify v1.12.1
 )
 
