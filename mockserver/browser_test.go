@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	signkit "github.com/signkit/signkit-go"
 )
 
 // needTool answers the path of an external program. A missing program skips
@@ -168,5 +170,83 @@ func TestBrowserFillsMultiEntrySection(t *testing.T) {
 	}
 	if phones := ans.Sections[0].Answers[2].Values; len(phones) != 2 || phones[1] != "+45 22222222" {
 		t.Fatalf("stored phones: %v", phones)
+	}
+	// What an integrator reads with the SDK: both instances, and Get/GetAll
+	// find their fields.
+	c, err := signkit.NewClient(s.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Forms.Answers(t.Context(), f.ExternalID, 1)
+	if err != nil {
+		t.Fatalf("SDK answers: %v", err)
+	}
+	var employers []string
+	for _, a := range got.GetAll("employer") {
+		employers = append(employers, a.Value)
+	}
+	if len(employers) != 2 || employers[0] != "First ApS" || employers[1] != "Second A/S" {
+		t.Errorf("SDK GetAll(employer) = %q, want both instances", employers)
+	}
+	if a, ok := got.Get("job_title"); !ok || a.Value != "Developer" {
+		t.Errorf("SDK Get(job_title) = %+v %v, want the first instance's", a, ok)
+	}
+	if a, ok := got.Get("phone_numbers"); !ok || len(a.Values) != 2 {
+		t.Errorf("SDK Get(phone_numbers) = %+v %v, want two values", a, ok)
+	}
+}
+
+// TestBrowserTextareaAndRadios: a multiline field is a textarea (its line
+// breaks kept) and a CHOICE with layout RADIO is a row of radio buttons
+// whose checked one drives a condition.
+func TestBrowserTextareaAndRadios(t *testing.T) {
+	t.Parallel()
+	ctx := browser(t)
+	s := Start(t)
+	tok := login(t, s, s.DefaultCredentials())
+	f := activeForm(t, s, tok, map[string]any{
+		"name": "Feedback", "language": "en", "caseFileTitleTemplate": "Feedback",
+		"sections": []any{map[string]any{"title": "You", "fields": []any{
+			map[string]any{"name": "contact", "label": "Contact me", "type": "CHOICE", "layout": "RADIO", "required": true,
+				"options": []any{map[string]any{"label": "No", "value": "no"}, map[string]any{"label": "Yes", "value": "yes"}}},
+			map[string]any{"name": "phone", "label": "Phone", "type": "PHONE",
+				"condition": map[string]any{"rules": []any{map[string]any{"field": "contact", "operator": "EQUALS", "value": "yes"}}}},
+			map[string]any{"name": "comments", "label": "Comments", "type": "TEXT", "multiline": true},
+		}}},
+	})
+	run(t, ctx, "open the page", chromedp.Navigate(f.PublicURL))
+	run(t, ctx, "wait for the form", chromedp.WaitVisible(chromedp.CSS("#in-comments")))
+	if tag := run(t, ctx, "comments element", chromedp.Evaluate[string](`document.getElementById("in-comments").tagName`)); tag != "TEXTAREA" {
+		t.Errorf("multiline field is a %s, want a TEXTAREA", tag)
+	}
+	if n := run(t, ctx, "count radios", chromedp.Evaluate[int](`document.querySelectorAll('input[type=radio][name=contact]').length`)); n != 2 {
+		t.Fatalf("%d radio buttons, want 2", n)
+	}
+	if !run(t, ctx, "phone hidden", chromedp.Evaluate[bool](`document.getElementById("field-phone").hidden`)) {
+		t.Error("phone shown before Yes is checked")
+	}
+	run(t, ctx, "check Yes", chromedp.Click(chromedp.CSS("#in-contact-1")))
+	run(t, ctx, "phone appears", chromedp.WaitVisible(chromedp.CSS("#in-phone")))
+	run(t, ctx, "type the phone", chromedp.SendKeys(chromedp.CSS("#in-phone"), "+45 12345678"))
+	run(t, ctx, "type comments", chromedp.SendKeys(chromedp.CSS("#in-comments"), "line one\nline two"))
+	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
+	run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
+	s.forms.mu.Lock()
+	subs := s.forms.forms[f.ExternalID].subs
+	s.forms.mu.Unlock()
+	if len(subs) != 1 {
+		t.Fatalf("%d submissions stored, want 1", len(subs))
+	}
+	// Browsers send a textarea's line breaks as CRLF (the HTML form
+	// submission rules); the mock keeps the answer as sent.
+	want := map[string]string{"contact": "yes", "phone": "+45 12345678", "comments": "line one\r\nline two"}
+	for _, a := range subs[0].answers(f.ExternalID).Sections[0].Answers {
+		if w, ok := want[a.Name]; ok && a.Value != w {
+			t.Errorf("%s = %q, want %q", a.Name, a.Value, w)
+		}
+		delete(want, a.Name)
+	}
+	if len(want) != 0 {
+		t.Errorf("answers missing: %v", want)
 	}
 }

@@ -64,7 +64,8 @@ func (l *pageLayout) instance(si, k int) pageInstance {
 	for fi := range sec.Fields {
 		f := &sec.Fields[fi]
 		pfd := pageField{Name: f.Name, ID: f.Name, Label: cmpOr(f.Label, f.Name), Type: f.Type, InputType: inputType(f.Type),
-			Cond: condJSON(f.Condition), Required: f.Required, Options: f.Options}
+			Cond: condJSON(f.Condition), Required: f.Required, Options: f.Options,
+			Multiline: f.Type == typeText && f.Multiline != nil && *f.Multiline, Radio: f.Type == typeChoice && f.Layout == "RADIO"}
 		if multi {
 			pfd.Name, pfd.ID = f.Name+"["+pi.Index+"]", f.Name+"-"+pi.Index
 		}

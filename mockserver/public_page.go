@@ -59,6 +59,8 @@ type pageInstance struct {
 type pageField struct {
 	Name, ID, Label, Type, InputType, Value, Cond, Error string
 	Required, Locked, Hidden                             bool
+	Multiline                                            bool // a TEXT field drawn as a textarea
+	Radio                                                bool // a CHOICE field with layout RADIO
 	Options                                              []optionJSON
 	Content                                              template.HTML
 	Multi                                                bool     // a multi-entry field

@@ -19,8 +19,9 @@ body{font-family:sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}
 fieldset{margin:1rem 0;border:1px solid #ccc;padding:1rem}
 .instance{border-top:1px dashed #ccc;margin-top:.5rem}
 label{display:block;margin:.75rem 0 .25rem;font-weight:bold}
-input,select{width:100%;padding:.4rem;box-sizing:border-box}
-input[readonly]{background:#eee}
+input,select,textarea{width:100%;padding:.4rem;box-sizing:border-box}
+.radio input{width:auto}
+input[readonly],textarea[readonly]{background:#eee}
 .error{color:#b00020}
 [hidden]{display:none!important}
 </style>
@@ -48,7 +49,10 @@ input[readonly]{background:#eee}
   // or field shows its first instance's (first) value.
   function value(name) {
     var el = form.elements.namedItem(name) || form.elements.namedItem(name + "[0]") || form.elements.namedItem(name + "[]");
-    if (el && !el.tagName && el.length) el = el[0];
+    if (el && !el.tagName && el.length) {
+      if (el[0].type === "radio") return el[0].disabled ? "" : el.value; // the checked one's
+      el = el[0];
+    }
     if (!el || el.disabled) return "";
     if (el.type === "file") return el.files && el.files.length ? el.files[0].name : "";
     return el.value;
@@ -125,11 +129,13 @@ const fieldTemplate = `{{$t := .T}}{{with .V}}<div class="field" id="field-{{.ID
 {{else}}<label for="in-{{.ID}}">{{.Label}}{{if .Required}} *{{end}}</label>
 {{if .Multi}}{{$f := .}}<div class="values" data-max="{{.Max}}">{{range $i, $v := .Values}}<input id="in-{{$f.ID}}{{if $i}}-{{$i}}{{end}}" type="{{if $f.Locked}}text{{else}}{{$f.InputType}}{{end}}" name="{{$f.Name}}" value="{{$v}}"{{if $f.Locked}} readonly{{end}}{{if and $f.Required (not $i)}} required{{end}}{{if $f.Hidden}} disabled{{end}}>{{end}}</div>
 {{if not .Locked}}<button type="button" class="add-value" id="add-{{.ID}}" data-add-value="in-{{.ID}}"{{if ge (len .Values) .Max}} hidden{{end}}>{{$t.Add}}</button>
-{{end}}{{else if and (eq .Type "CHOICE") (not .Locked)}}<select id="in-{{.ID}}" name="{{.Name}}"{{if .Required}} required{{end}}{{if .Hidden}} disabled{{end}}>
+{{end}}{{else if and .Radio (not .Locked)}}{{$f := .}}<div class="radios" id="in-{{.ID}}">{{range $i, $o := .Options}}<label class="radio"><input type="radio" id="in-{{$f.ID}}-{{$i}}" name="{{$f.Name}}" value="{{$o.Value}}"{{if eq $o.Value $f.Value}} checked{{end}}{{if $f.Required}} required{{end}}{{if $f.Hidden}} disabled{{end}}> {{or $o.Label $o.Value}}</label>{{end}}</div>
+{{else if and (eq .Type "CHOICE") (not .Locked)}}<select id="in-{{.ID}}" name="{{.Name}}"{{if .Required}} required{{end}}{{if .Hidden}} disabled{{end}}>
 <option value="">{{$t.Choose}}</option>
 {{$v := .Value}}{{range .Options}}<option value="{{.Value}}"{{if eq .Value $v}} selected{{end}}>{{or .Label .Value}}</option>
 {{end}}</select>
 {{else if eq .Type "FILE"}}<input id="in-{{.ID}}" type="file" name="{{.Name}}"{{if .Required}} required{{end}}{{if .Hidden}} disabled{{end}}>
+{{else if .Multiline}}<textarea id="in-{{.ID}}" name="{{.Name}}" rows="4"{{if .Locked}} readonly{{end}}{{if .Required}} required{{end}}{{if .Hidden}} disabled{{end}}>{{.Value}}</textarea>
 {{else}}<input id="in-{{.ID}}" type="{{if .Locked}}text{{else}}{{.InputType}}{{end}}" name="{{.Name}}" value="{{.Value}}"{{if eq .Type "NUMBER"}} inputmode="decimal"{{end}}{{if .Locked}} readonly{{end}}{{if .Required}} required{{end}}{{if .Hidden}} disabled{{end}}>
 {{end}}{{if .Error}}<p class="error" id="error-{{.ID}}">{{.Error}}</p>{{end}}
 {{end}}</div>
