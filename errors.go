@@ -20,8 +20,16 @@ var (
 	ErrForbidden    = apierror.ErrForbidden    // 403
 	ErrConflict     = apierror.ErrConflict     // 409
 	ErrValidation   = apierror.ErrValidation   // 400 or 422, unless the 400 refuses the token
-	ErrRateLimited  = apierror.ErrRateLimited  // 429
+	ErrRateLimited  = apierror.ErrRateLimited  // 429; Error.RetryAfter says how long to wait
 )
+
+// ErrOutcomeUnknown is matched (errors.Is) by the error of a POST that the
+// SDK did not send again after a 502, 503 or 504 (an *Error) or after the
+// connection was lost once the request was written (a transport error):
+// the platform may have carried it out. List or get what it creates or
+// changes before you send it again. Which requests the SDK re-sends, and
+// why, is in docs/retries.md.
+var ErrOutcomeUnknown = apierror.ErrOutcomeUnknown
 
 // ValidationError is returned when the SDK refuses a request before sending
 // it (a form, a case file or a subscription that the service would reject).

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
+	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/transport"
 )
 
@@ -53,13 +55,20 @@ type createAnswer struct {
 // matching ErrDuplicate. Change something (the title, a reference) to send
 // a case file again on purpose.
 //
+// That refusal makes the create safe to re-send, and the SDK does so after
+// a 429, 502, 503, 504 or a lost connection (docs/retries.md): the first
+// copy may have been accepted before the answer was lost, and then the
+// second one ends aborted_duplicated. The Job records it (Job.Resent) and
+// Wait follows the first job, so the caller gets the one case file it
+// asked for. When every attempt failed, the error matches
+// signkit.ErrOutcomeUnknown (502, 503, 504, a lost connection) or
+// signkit.ErrRateLimited (429): list the case files before sending again.
+//
 // An invalid case file is refused with a *ValidationError and nothing is
 // sent. The body is streamed: each upload is opened when the body reaches
 // it and closed after, with an exact Content-Length, and the body is
-// rebuilt for every attempt (a renewal after 401, a retry after 429 or
-// 503), so memory use does not depend on the size of the files. Like
-// every POST, a create that may have had an effect (a 500, a dropped
-// connection) is not re-sent, so it never creates two case files.
+// rebuilt for every attempt (a renewal after 401, a re-send), so memory use
+// does not depend on the size of the files. A 500 is not re-sent.
 func (c *Client) Create(ctx context.Context, cf *CaseFile, uploads ...Upload) (*Job, error) {
 	if err := cf.Validate(uploads...); err != nil {
 		return nil, err
@@ -74,7 +83,9 @@ func (c *Client) Create(ctx context.Context, cf *CaseFile, uploads ...Upload) (*
 		Auth:        transport.XAuthToken,
 		Body:        form.Open,
 		ContentType: form.ContentType(),
+		Resend:      retry.DuplicateSafe,
 	}
+	sentAt := time.Now()
 	var out createAnswer
 	if err := c.t.Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("casefiles: create: %w", err)
@@ -86,5 +97,6 @@ func (c *Client) Create(ctx context.Context, cf *CaseFile, uploads ...Upload) (*
 	if job.UUID == "" || job.PayloadHash == "" {
 		return nil, errors.New("casefiles: create: the answer has no job uuid and payloadHash")
 	}
+	job.Resent, job.Title, job.SentAt = req.Resent, cf.Title, sentAt
 	return &job, nil
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -86,9 +87,13 @@ func TestCreateSendsMultipart(t *testing.T) {
 	e := newEnv(t)
 	rec := e.reply(http.MethodPost, sendURL, createPath, 200, createJSON) // the platform answers 200
 	cf, uploads := threeDocCaseFile()
+	before := time.Now()
 	got, err := e.Client.CaseFiles.Create(ctx(t), cf, uploads...)
 	require.NoError(t, err)
-	assert.Equal(t, &casefiles.Job{UUID: "u-1", PayloadHash: "abc123"}, got)
+	assert.Equal(t, casefiles.Job{UUID: "u-1", PayloadHash: "abc123"}, casefiles.Job{UUID: got.UUID, PayloadHash: got.PayloadHash})
+	assert.False(t, got.Resent, "sent once")
+	assert.Equal(t, cf.Title, got.Title)
+	assert.False(t, got.SentAt.Before(before), "SentAt is when the create started")
 
 	r := rec.last()
 	require.NoError(t, r.BodyErr)
@@ -137,7 +142,7 @@ func TestCreateAnswerShapes(t *testing.T) {
 					return
 				}
 				require.NoError(t, err)
-				assert.Equal(t, tc.want, got)
+				assert.Equal(t, *tc.want, casefiles.Job{UUID: got.UUID, PayloadHash: got.PayloadHash})
 			})
 		}
 	}

@@ -52,11 +52,20 @@
 // passed. It streams the multipart body: the part headers are computed up
 // front, each file is opened when the body reaches it and closed after,
 // and Content-Length is exact. The body is rebuilt from the openers for
-// every attempt, so a renewal after 401 or a retry after 429 or 503
-// re-sends the files without ever holding them in memory. A file whose
-// length differs from its Size fails the request rather than sending a
-// corrupt body. A create answered 500, or whose connection dropped after
-// it was sent, is not re-sent: it may have created the case file.
+// every attempt, so a renewal after 401 or a re-send re-sends the files
+// without ever holding them in memory. A file whose length differs from
+// its Size fails the request rather than sending a corrupt body.
+//
+// # Re-sends
+//
+// The platform refuses a duplicate payload (see below), so Create is
+// re-sent after a 429, 502, 503, 504 or a lost connection (not after a
+// 500): if the first copy had been accepted, the second ends
+// aborted_duplicated, Job.Resent is set, and Wait follows the first job and
+// returns its case file. When every attempt failed, the error matches
+// signkit.ErrOutcomeUnknown or signkit.ErrRateLimited: list the case files
+// (List, by title) before sending again. The queue status check is
+// read-only and re-sent like a GET. The whole table is docs/retries.md.
 //
 // # Jobs
 //

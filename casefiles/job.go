@@ -8,9 +8,32 @@ import (
 	"time"
 )
 
-// Job identifies the asynchronous job that Create started. Both fields are
-// needed to ask for its status.
+// Job identifies the asynchronous job that Create started. UUID and
+// PayloadHash are needed to ask for its status; the other fields let Wait
+// follow the first job when the SDK's own re-send of the create was
+// refused as a duplicate of it. A Job encodes to JSON with all of them, so
+// a stored job keeps working.
 type Job struct {
+	UUID        string `json:"uuid"`
+	PayloadHash string `json:"payloadHash"`
+	// Resent is set by Create when the SDK sent the create again after an
+	// attempt that may have taken effect (a 429, 502, 503, 504 or a lost
+	// connection; docs/retries.md). The platform refuses the second copy
+	// as a duplicate, and Wait then follows the first job.
+	Resent bool `json:"resent,omitempty"`
+	// Title is the case file's title as Create sent it, and SentAt when
+	// Create started sending: Wait uses them to find the first job's case
+	// file with List when the platform's message does not name that job.
+	Title  string    `json:"title,omitempty"`
+	SentAt time.Time `json:"sentAt,omitzero"`
+}
+
+// key is the pair the queue status check takes.
+func (j *Job) key() jobKey { return jobKey{UUID: j.UUID, PayloadHash: j.PayloadHash} }
+
+// jobKey is the body of the queue status check (docs/platform.md, Queue
+// status).
+type jobKey struct {
 	UUID        string `json:"uuid"`
 	PayloadHash string `json:"payloadHash"`
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/internal/apierror"
+	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/transport"
 )
 
@@ -95,7 +96,8 @@ func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 		Method: http.MethodPost,
 		URL:    c.send + statusPath,
 		Auth:   transport.NoAuth,
-		JSON:   job,
+		JSON:   job.key(),
+		Resend: retry.Always, // read-only: docs/retries.md
 	}
 	var out statusAnswer
 	if err := c.t.Do(ctx, req, &out); err != nil {
@@ -108,12 +110,32 @@ func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 // Result; or until it has failed, and returns a *JobFailedError with the
 // job's message; or until the platform aborted it as a duplicate of a job
 // it had accepted before, and returns a *DuplicateError (errors.Is(err,
-// ErrDuplicate) holds) with the first job's uuid when the platform names it. It checks at once, then after waits that grow from 1 s by
+// ErrDuplicate) holds) with the first job's uuid when the platform names it.
+//
+// When the job was aborted as a duplicate because the SDK itself re-sent
+// the create (Job.Resent: the first copy was accepted though its answer
+// was lost), Wait follows the first job instead and returns its result as
+// this job's: the first job is the one the platform's message names (same
+// PayloadHash), or else the one case file among the user's (List) with the
+// job's title created since the create was sent. When neither finds
+// exactly one, the *DuplicateError is returned.
+//
+// It checks at once, then after waits that grow from 1 s by
 // half each time up to 10 s (jittered), which keeps it under the service's
 // 20 requests a minute per job. A transient failure of a check (a 5xx, 429
 // or network error) is tolerated up to 3 times in a row; any other error
 // ends Wait, as does ctx (Wait then returns an error wrapping ctx.Err()).
 func (c *Client) Wait(ctx context.Context, job *Job) (*Result, error) {
+	res, err := c.wait(ctx, job)
+	var dup *DuplicateError
+	if err != nil && job != nil && job.Resent && errors.As(err, &dup) {
+		return c.followFirst(ctx, job, dup)
+	}
+	return res, err
+}
+
+// wait is Wait without following the first job of a duplicate.
+func (c *Client) wait(ctx context.Context, job *Job) (*Result, error) {
 	delay, failures := pollFirst, 0
 	for {
 		st, err := c.Status(ctx, job)

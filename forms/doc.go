@@ -73,4 +73,16 @@
 // (String, Int, Float, Bool, Time). Files lists a case file's attachments
 // and DownloadFile streams one into an io.Writer; it sends the access token
 // only to the forms service's host.
+//
+// # Re-sends
+//
+// Reads (Get, the lists, Answers, Files) and Update are re-sent after a
+// connection error, 429, 502, 503 or 504. The POSTs (Create,
+// CreateAndPublish, Publish, Archive, CreateRequest and its variants) are
+// re-sent only when the connection failed before the request was written:
+// a second copy would make a second form or prefill request. After a 502,
+// 503, 504 or a connection lost once the request was written, their error
+// matches signkit.ErrOutcomeUnknown (the form may exist: list or get it
+// before you send again); after a 429, signkit.ErrRateLimited, with the
+// wait in signkit.Error.RetryAfter. The table is docs/retries.md.
 package forms

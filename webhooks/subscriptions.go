@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/signkit/signkit-go/internal/apierror"
+	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/transport"
 )
 
@@ -140,16 +142,74 @@ func (c *Client) url(segments ...string) string {
 // subscriptions of a customer are active at once: a sixth is refused with a
 // *signkit.Error matching signkit.ErrConflict, as is a second subscription
 // for the same endpoint.
+//
+// That refusal makes the create safe to re-send, and the SDK does so after
+// a 429, 502, 503, 504 or a lost connection (docs/retries.md): the first
+// copy may have been created before its answer was lost. When a re-sent
+// copy meets the 409, CreateSubscription looks for the subscription to
+// r's endpoint with r's event types (ListSubscriptions) and returns it. A
+// 409 to a create that was sent once stays an error. When every attempt
+// failed, the error matches signkit.ErrOutcomeUnknown (502, 503, 504, a
+// lost connection) or signkit.ErrRateLimited (429).
 func (c *Client) CreateSubscription(ctx context.Context, r *SubscriptionRequest) (*Subscription, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
 	var s Subscription
-	err := c.t.Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url(), Auth: transport.Bearer, JSON: r, Header: charset()}, &s)
+	req := &transport.Request{Method: http.MethodPost, URL: c.url(), Auth: transport.Bearer, JSON: r, Header: charset(),
+		Resend: retry.ConflictSafe}
+	err := c.t.Do(ctx, req, &s)
+	if err != nil && req.Resent && errors.Is(err, apierror.ErrConflict) {
+		return c.findCreated(ctx, r, err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &s, nil
+}
+
+// findCreated returns the subscription that an earlier copy of the create
+// r made, or conflict when there is none that matches r exactly.
+func (c *Client) findCreated(ctx context.Context, r *SubscriptionRequest, conflict error) (*Subscription, error) {
+	subs, err := c.ListSubscriptions(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: create was re-sent and refused (%w); listing the subscriptions to find the first copy: %w", conflict, err)
+	}
+	for i := range subs {
+		if sameEndpoint(subs[i].Endpoint, r.Endpoint) && sameTypes(subs[i].EventTypes, r.EventTypes) {
+			return &subs[i], nil
+		}
+	}
+	return nil, conflict
+}
+
+// sameEndpoint compares two endpoint URLs, the scheme and host in any case.
+func sameEndpoint(a, b string) bool {
+	ua, errA := url.Parse(a)
+	ub, errB := url.Parse(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host) &&
+		ua.Path == ub.Path && ua.RawQuery == ub.RawQuery
+}
+
+// sameTypes reports whether a and b hold the same event types, in any order.
+func sameTypes(a, b []EventType) bool {
+	set := make(map[EventType]bool, len(a))
+	for _, t := range a {
+		set[t] = true
+	}
+	for _, t := range b {
+		if !set[t] {
+			return false
+		}
+	}
+	other := make(map[EventType]bool, len(b))
+	for _, t := range b {
+		other[t] = true
+	}
+	return len(set) == len(other)
 }
 
 // ListSubscriptions returns the customer's subscriptions, active or not.

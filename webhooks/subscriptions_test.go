@@ -200,3 +200,48 @@ func TestSubscriptionSecretIsNotPrinted(t *testing.T) {
 		assert.Contains(t, out, "[redacted]")
 	}
 }
+
+// TestCreateSubscriptionResolvesItsOwnConflict: a create re-sent after an
+// answer that left its outcome in doubt and then refused with 409 returns
+// the subscription its first copy made (docs/retries.md); a 409 to a create
+// sent once, or a 409 with no subscription that matches the request, stays
+// an error.
+func TestCreateSubscriptionResolvesItsOwnConflict(t *testing.T) {
+	other := `{"id":"other","customerId":42,"isActive":true,"secret":"s2","endpoint":"https://example.com/hook","eventTypes":["sign.signer.signed"]}`
+	tests := []struct {
+		name     string
+		statuses []int  // answers to the POSTs, in turn
+		items    string // the list's items
+		wantID   string // "": ErrConflict
+		lists    int
+	}{
+		{"re-sent after 503, then 409", []int{503, 409}, subJSON, subID, 1},
+		{"re-sent after 429, then 409, endpoint in another case", []int{429, 409},
+			`{"id":"x1","isActive":true,"secret":"s","endpoint":"HTTPS://EXAMPLE.COM/hook","eventTypes":["sign.casefile.completed"]}`, "x1", 1},
+		{"409 at once", []int{409}, subJSON, "", 0},
+		{"re-sent, 409, but no match", []int{503, 409}, other, "", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := sdktest.NewEnv(t, 2)
+			post := e.Handle(http.MethodPost, subsURL, func(_ *http.Request, n int) (*http.Response, error) {
+				st := tt.statuses[min(n-1, len(tt.statuses)-1)]
+				r := sdktest.JSON(st, fmt.Sprintf(`{"statusCode":%d,"message":"no"}`, st))
+				r.Header.Set("Retry-After", "0")
+				return r, nil
+			})
+			list := e.Reply(http.MethodGet, subsURL, 200, `{"items":[`+tt.items+`]}`)
+			s, err := e.Client.Webhooks.CreateSubscription(t.Context(), validRequest())
+			assert.Equal(t, len(tt.statuses), post.Count(), "POSTs sent")
+			assert.Equal(t, tt.lists, list.Count(), "lists")
+			if tt.wantID == "" {
+				assert.ErrorIs(t, err, signkit.ErrConflict)
+				assert.Nil(t, s)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantID, s.ID)
+			assert.NotEmpty(t, s.Secret)
+		})
+	}
+}

@@ -8,9 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // MaxBody is the most of an error response body that is read and kept.
@@ -25,6 +28,18 @@ var (
 	ErrValidation   = errors.New("signkit: validation failed") // 400 or 422
 	ErrRateLimited  = errors.New("signkit: rate limited")      // 429
 )
+
+// ErrOutcomeUnknown is matched (errors.Is) by the error of a request that
+// changes something (a POST) and was not re-sent after an answer or a
+// failure that leaves its effect in doubt: a 502, 503 or 504, or a
+// connection lost after the request was written. The platform may have
+// carried it out; look (list or get) before sending it again. The retry
+// rules are in docs/retries.md.
+var ErrOutcomeUnknown = errors.New("signkit: outcome unknown: the request may have been carried out; list or get what it creates or changes before you send it again")
+
+// OutcomeHint is what the error text of a request whose outcome is unknown
+// adds: how to check.
+const OutcomeHint = "the request may have been carried out: list or get what it creates or changes before you send it again (docs/retries.md)"
 
 // FieldError is one problem of a rejected request, naming the field (a JSON
 // path such as "sections[0].fields[2].name") and what is wrong with it.
@@ -43,6 +58,14 @@ type Error struct {
 	RequestID  string       // X-Penneo-Request-Id of the answer, when present
 	Details    []FieldError // one entry per problem of a rejected request
 	Body       []byte       // at most MaxBody bytes of the response body
+	// RetryAfter is the answer's Retry-After header as a duration (0 when
+	// absent); set on a 429 or 503, it says how long to wait before sending
+	// again.
+	RetryAfter time.Duration
+	// OutcomeUnknown is set when the request changes something, was not
+	// re-sent, and the answer (502, 503, 504) leaves in doubt whether the
+	// platform carried it out; errors.Is(e, ErrOutcomeUnknown) holds then.
+	OutcomeUnknown bool
 }
 
 // Error describes the failure: status, code, message and the request.
@@ -67,6 +90,12 @@ func (e *Error) Error() string {
 	}
 	if e.RequestID != "" {
 		b.WriteString(" (request id " + e.RequestID + ")")
+	}
+	if e.RetryAfter > 0 {
+		b.WriteString(" (retry after " + e.RetryAfter.String() + ")")
+	}
+	if e.OutcomeUnknown {
+		b.WriteString(": " + OutcomeHint)
 	}
 	return b.String()
 }
@@ -106,6 +135,8 @@ func (e *Error) Is(target error) bool {
 		return (e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity) && !e.TokenRejected()
 	case ErrRateLimited:
 		return e.StatusCode == http.StatusTooManyRequests
+	case ErrOutcomeUnknown:
+		return e.OutcomeUnknown
 	}
 	return false
 }
@@ -131,6 +162,7 @@ func FromResponse(resp *http.Response) *Error {
 		StatusCode: resp.StatusCode,
 		RequestID:  requestID(resp.Header),
 		Body:       body,
+		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()),
 	}
 	if req := resp.Request; req != nil {
 		e.Method = req.Method
@@ -138,6 +170,25 @@ func FromResponse(resp *http.Response) *Error {
 	}
 	decode(e, body)
 	return e
+}
+
+// retryAfter parses a Retry-After value, in seconds or as an HTTP date
+// (relative to now); 0 when absent or unreadable.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if s < 0 || s > int64(math.MaxInt64/time.Second) {
+			return 0
+		}
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0)
+	}
+	return 0
 }
 
 // requestID reads the platform's request id header, or the generic

@@ -48,15 +48,20 @@ const (
 type errKind int
 
 const (
-	ok       errKind = iota // nil
-	api500                  // *signkit.Error with StatusCode 500
-	connErr                 // a *url.Error that is no timeout: the connection broke
-	timeout                 // a net.Error whose Timeout() is true
-	notFound                // errors.Is(err, signkit.ErrNotFound)
+	ok             errKind = iota // nil
+	api500                        // *signkit.Error with StatusCode 500
+	connErr                       // a *url.Error that is no timeout: the connection broke
+	timeout                       // a net.Error whose Timeout() is true
+	notFound                      // errors.Is(err, signkit.ErrNotFound)
+	unknown503                    // *signkit.Error 503 matching signkit.ErrOutcomeUnknown
+	limited                       // *signkit.Error 429 matching signkit.ErrRateLimited, not ErrOutcomeUnknown
+	connUnknown                   // connErr that also matches signkit.ErrOutcomeUnknown
+	timeoutUnknown                // timeout that also matches signkit.ErrOutcomeUnknown
 )
 
 func (k errKind) String() string {
-	return [...]string{"nil", "*signkit.Error 500", "*url.Error (conn)", "timeout (net.Error)", "ErrNotFound"}[k]
+	return [...]string{"nil", "*signkit.Error 500", "*url.Error (conn)", "timeout (net.Error)", "ErrNotFound",
+		"ErrOutcomeUnknown (503)", "ErrRateLimited (429)", "ErrOutcomeUnknown (conn)", "ErrOutcomeUnknown (timeout)"}[k]
 }
 
 func (k errKind) matches(err error) bool {
@@ -74,6 +79,16 @@ func (k errKind) matches(err error) bool {
 		return errors.As(err, &netErr) && netErr.Timeout() && !errors.As(err, &apiErr)
 	case notFound:
 		return errors.Is(err, signkit.ErrNotFound)
+	case unknown503:
+		return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusServiceUnavailable &&
+			errors.Is(err, signkit.ErrOutcomeUnknown) && strings.Contains(err.Error(), "list or get")
+	case limited:
+		return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests &&
+			errors.Is(err, signkit.ErrRateLimited) && !errors.Is(err, signkit.ErrOutcomeUnknown)
+	case connUnknown:
+		return connErr.matches(err) && errors.Is(err, signkit.ErrOutcomeUnknown)
+	case timeoutUnknown:
+		return timeout.matches(err) && errors.Is(err, signkit.ErrOutcomeUnknown)
 	}
 	return false
 }
@@ -101,20 +116,24 @@ type row struct {
 }
 
 // Columns: 500 before | 500 after | 503 Retry-After | 429 | dropped | slow | expired token.
-// A slow answer comes after the operation took effect: a POST is not re-sent
-// (the effect happens once, the caller gets the timeout); GET and PUT are
-// re-sent; a re-sent DELETE finds the subscription gone, which the SDK takes
-// as the delete done.
-// The SDK's rules: GET, PUT, DELETE are retried on connection errors, 429,
-// 502, 503, 504; a POST only on connection refused, 429 and 503; nothing on
-// 500; a 401 renews the token once and replays.
+// A slow answer comes after the operation took effect; the 503, 429 and
+// dropped faults come before it, but the SDK cannot tell.
+// The SDK's rules (docs/retries.md): GET, PUT, DELETE, the queue status
+// check, the Send create (the platform refuses a duplicate payload) and the
+// subscription create (a second copy meets 409, resolved by a list) are
+// re-sent on connection errors, 429, 502, 503, 504; any other POST only
+// when the connection failed before the request was written, so it fails
+// with ErrOutcomeUnknown (503, a lost connection, a timeout) or
+// ErrRateLimited (429) and takes effect at most once; nothing is re-sent
+// on 500; a 401 renews the token once and replays. A re-sent DELETE finds
+// the subscription gone, which the SDK takes as the delete done.
 var matrix = []row{
 	{"forms.Create", "POST", fixed("/collect/api/v1/forms"),
 		func(ctx context.Context, c *signkit.Client, _ *fixture) error {
 			_, err := c.Forms.Create(ctx, onboardingForm("C"))
 			return err
 		}, func(s *state) { s.Forms++ },
-		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(1, 0, connErr, false), c(1, 0, timeout, true), c(2, 1, ok, true)}},
+		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(1, 0, unknown503, false), c(1, 0, limited, false), c(1, 0, connUnknown, false), c(1, 0, timeoutUnknown, true), c(2, 1, ok, true)}},
 	{"forms.Get", "GET", func(fx *fixture) string { return "/collect/api/v1/forms/" + fx.formA },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			f, err := c.Forms.Get(ctx, fx.formA)
@@ -134,20 +153,20 @@ var matrix = []row{
 			f, err := c.Forms.Publish(ctx, fx.formB)
 			return check(err, f != nil && f.Status == forms.StatusActive, "form %+v", f)
 		}, func(s *state) { s.FormB = forms.StatusActive },
-		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(1, 0, connErr, false), c(1, 0, timeout, true), c(2, 1, ok, true)}},
+		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(1, 0, unknown503, false), c(1, 0, limited, false), c(1, 0, connUnknown, false), c(1, 0, timeoutUnknown, true), c(2, 1, ok, true)}},
 	{"forms.Archive", "POST", func(fx *fixture) string { return "/collect/api/v1/forms/" + fx.formA + "/archive" },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			f, err := c.Forms.Archive(ctx, fx.formA)
 			return check(err, f != nil && f.Status == forms.StatusArchived, "form %+v", f)
 		}, func(s *state) { s.FormA = forms.StatusArchived },
-		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(1, 0, connErr, false), c(1, 0, timeout, true), c(2, 1, ok, true)}},
+		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(1, 0, unknown503, false), c(1, 0, limited, false), c(1, 0, connUnknown, false), c(1, 0, timeoutUnknown, true), c(2, 1, ok, true)}},
 	{"forms.CreateRequest", "POST", func(fx *fixture) string { return "/collect/api/v1/forms/" + fx.formA + "/requests" },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			l, err := c.Forms.CreateRequest(ctx, fx.formA, &forms.PrefillRequest{Answers: map[string]forms.PrefillAnswer{
 				"email": {Value: "bob@example.com"}, "name": {Value: "Bob", Editable: true}}})
 			return check(err, l != nil && l.RequestURL != "", "link %+v", l)
 		}, func(s *state) { s.Requests++ },
-		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(1, 0, connErr, false), c(1, 0, timeout, true), c(2, 1, ok, true)}},
+		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(1, 0, unknown503, false), c(1, 0, limited, false), c(1, 0, connUnknown, false), c(1, 0, timeoutUnknown, true), c(2, 1, ok, true)}},
 	{"forms.ListSubmissions", "GET", func(fx *fixture) string { return "/collect/api/v1/forms/" + fx.formA + "/submissions" },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			subs, err := c.Forms.ListSubmissions(ctx, fx.formA, nil)
@@ -184,14 +203,15 @@ var matrix = []row{
 			j, err := c.CaseFiles.Create(ctx, cf, up)
 			return check(err, j != nil && j.UUID != "", "job %+v", j)
 		}, func(s *state) { s.CaseFiles++ },
-		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(1, 0, connErr, false), c(1, 0, timeout, true), c(2, 1, ok, true)}},
+		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 1, ok, true)}},
 	{"casefiles.Status", "POST", fixed("/send/api/v1/queue/public/status"),
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			st, err := c.CaseFiles.Status(ctx, fx.job)
 			return check(err, st != nil && st.Result != nil && st.Result.CaseFileID == fx.sendCase, "status %+v", st)
 		}, nil,
-		// The queue status check carries no token: an expired one changes nothing.
-		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, false), c(2, 0, ok, false), c(2, 0, ok, false), c(1, 0, connErr, false), c(1, 0, timeout, false), c(1, 0, ok, false)}},
+		// The queue status check carries no token: an expired one changes nothing;
+		// it is read-only, so it is re-sent like a GET.
+		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(1, 0, ok, false)}},
 	{"casefiles.Get", "GET", func(fx *fixture) string { return fmt.Sprintf("/api/v1/casefiles/%d", fx.sendCase) },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			d, err := c.CaseFiles.Get(ctx, fx.sendCase)
@@ -217,7 +237,7 @@ var matrix = []row{
 				Endpoint: receiver().URL + "/b", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}})
 			return check(err, s != nil && s.ID != "" && s.Secret != "", "subscription %v", s != nil)
 		}, func(s *state) { s.Subscriptions++ },
-		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(1, 0, connErr, false), c(1, 0, timeout, true), c(2, 1, ok, true)}},
+		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 1, ok, true)}},
 	{"webhooks.ListSubscriptions", "GET", fixed("/webhook/api/v1/subscriptions"),
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			l, err := c.Webhooks.ListSubscriptions(ctx)
@@ -249,7 +269,7 @@ var matrix = []row{
 		func(ctx context.Context, c *signkit.Client, _ *fixture) error {
 			return c.Webhooks.SendTestEvent(ctx)
 		}, func(s *state) { s.TestEvents++ },
-		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(1, 0, connErr, false), c(1, 0, timeout, true), c(2, 1, ok, true)}},
+		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(1, 0, unknown503, false), c(1, 0, limited, false), c(1, 0, connUnknown, false), c(1, 0, timeoutUnknown, true), c(2, 1, ok, true)}},
 }
 
 func fixed(p string) func(*fixture) string { return func(*fixture) string { return p } }
@@ -501,5 +521,6 @@ func effectOf(r row) string {
 }
 
 func short(k errKind) string {
-	return [...]string{"nil", "500", "conn err", "timeout", "404"}[k]
+	return [...]string{"nil", "500", "conn err", "timeout", "404", "503 outcome unknown", "429 rate limited",
+		"conn err, outcome unknown", "timeout, outcome unknown"}[k]
 }

@@ -1,9 +1,11 @@
 // Package retry sends HTTP requests with the SDK's retry policy, on top of
 // go-retryablehttp: capped, jittered exponential backoff; Retry-After
-// honoured; every wait ended by the request's context; idempotent methods
-// retried on connection errors, 429, 502, 503 and 504; a POST retried only
-// where no effect can have happened (the connection was never made, or the
-// server answered 429 or 503).
+// honoured; every wait ended by the request's context. Whether a request is
+// sent again is decided in one place, ShouldRetry, from the request's
+// Class: idempotent methods and the POSTs that a second copy cannot harm
+// are retried on connection errors, 429, 502, 503 and 504; any other POST
+// only when the connection failed before the request was written. The
+// table, with the reasons, is docs/retries.md.
 package retry
 
 import (
@@ -50,12 +52,17 @@ type Sender struct {
 // callKey keys the per-call state in a request's context.
 type callKey struct{}
 
-// call is the state of one Do: the body opener, and for logging the attempt
-// number and when it started.
+// call is the state of one Do: the body opener, the request's class, the
+// current attempt's trace, whether a copy was re-sent after an attempt that
+// may have taken effect, and for logging the attempt number and when it
+// started.
 type call struct {
 	method  string
 	path    string
+	class   Class
 	body    Body
+	trace   attemptTrace
+	resent  bool
 	attempt int
 	start   time.Time
 }
@@ -75,10 +82,19 @@ func NewSender(hc *http.Client, p Policy, logger *slog.Logger) *Sender {
 		RequestLogHook: func(_ retryablehttp.Logger, r *http.Request, i int) {
 			if c, ok := r.Context().Value(callKey{}).(*call); ok {
 				c.attempt, c.start = i+1, time.Now()
+				c.trace.reset()
 			}
 		},
 		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-			retry, cerr := ShouldRetry(ctx, methodOf(ctx), resp, err)
+			c, ok := ctx.Value(callKey{}).(*call)
+			if !ok {
+				c = &call{class: NotWritten} // unknown: the careful choice
+			}
+			written := c.trace.written()
+			retry, cerr := ShouldRetry(ctx, c.class, resp, err, written)
+			if retry && (resp != nil || (written && !NotSent(err))) {
+				c.resent = true
+			}
 			logAttempt(ctx, logger, resp, err, retry)
 			return retry, cerr
 		},
@@ -101,12 +117,21 @@ func NewSender(hc *http.Client, p Policy, logger *slog.Logger) *Sender {
 	return &Sender{rc: rc}
 }
 
-// Do sends req, opening body (nil for none) afresh for every attempt. The
-// response is the last attempt's, whatever its status; the caller closes it.
-// When the context ends, Do returns an error that wraps the context's error.
+// Do sends req as a request of class ByMethod; see Send.
 func (s *Sender) Do(req *http.Request, body Body) (*http.Response, error) {
-	c := &call{method: req.Method, path: req.URL.Path, body: body}
-	req = req.WithContext(context.WithValue(req.Context(), callKey{}, c))
+	return s.Send(req, body, ByMethod)
+}
+
+// Send sends req, retrying it as class allows (ShouldRetry), opening body
+// (nil for none) afresh for every attempt. The response is the last
+// attempt's, whatever its status; the caller closes it. A failure without
+// an answer is returned as an error for which Written tells whether the
+// last attempt may have reached the server; when the context ends, the
+// error wraps the context's error.
+func (s *Sender) Send(req *http.Request, body Body, class Class) (*http.Response, error) {
+	c := &call{method: req.Method, path: req.URL.Path, class: class.For(req.Method), body: body}
+	ctx := context.WithValue(req.Context(), callKey{}, c)
+	req = req.WithContext(withTrace(ctx, &c.trace))
 	if body != nil {
 		rc, n, err := body()
 		if err != nil {
@@ -125,7 +150,7 @@ func (s *Sender) Do(req *http.Request, body Body) (*http.Response, error) {
 		if ctxErr := req.Context().Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = errors.Join(ctxErr, err)
 		}
-		return nil, err
+		return nil, &sendError{err: err, written: c.trace.written() && !NotSent(err)}
 	}
 	return resp, nil
 }
@@ -142,34 +167,18 @@ func Attempts(resp *http.Response) int {
 	return 0
 }
 
-func methodOf(ctx context.Context) string {
-	if c, ok := ctx.Value(callKey{}).(*call); ok {
-		return c.method
+// Resent reports whether the request that resp answers was sent again
+// after an attempt that may have taken effect (an answer such as 503, or a
+// connection lost after the request was written); false when resp did not
+// come from a Sender.
+func Resent(resp *http.Response) bool {
+	if resp == nil || resp.Request == nil {
+		return false
 	}
-	return http.MethodPost // unknown: the careful choice
-}
-
-// ShouldRetry is the retry decision for one attempt of a request with the
-// given method that ended with resp or err.
-func ShouldRetry(ctx context.Context, method string, resp *http.Response, err error) (bool, error) {
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return false, ctxErr
+	if c, ok := resp.Request.Context().Value(callKey{}).(*call); ok {
+		return c.resent
 	}
-	idempotent := method == http.MethodGet || method == http.MethodHead ||
-		method == http.MethodPut || method == http.MethodDelete || method == http.MethodOptions
-	if err != nil {
-		if !Transient(err) {
-			return false, nil
-		}
-		return idempotent || NotSent(err), nil
-	}
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		return true, nil
-	case http.StatusBadGateway, http.StatusGatewayTimeout:
-		return idempotent, nil
-	}
-	return false, nil
+	return false
 }
 
 // Transient reports whether a transport error may go away on a new attempt:
@@ -247,6 +256,7 @@ func logAttempt(ctx context.Context, logger *slog.Logger, resp *http.Response, e
 		slog.String("path", c.path),
 		slog.Int("attempt", c.attempt),
 		slog.Duration("duration", time.Since(c.start)),
+		slog.String("resend", c.class.String()),
 	}
 	if resp != nil {
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))

@@ -39,45 +39,86 @@ func statusServer(t *testing.T, statuses ...int) (*httptest.Server, *atomic.Int3
 
 func send(t *testing.T, s *Sender, ctx context.Context, method, url string) (*http.Response, error) {
 	t.Helper()
+	return sendClass(t, s, ctx, method, url, ByMethod)
+}
+
+func sendClass(t *testing.T, s *Sender, ctx context.Context, method, url string, class Class) (*http.Response, error) {
+	t.Helper()
 	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	require.NoError(t, err)
-	resp, err := s.Do(req, nil)
+	resp, err := s.Send(req, nil, class)
 	if resp != nil {
 		t.Cleanup(func() { resp.Body.Close() })
 	}
 	return resp, err
 }
 
-func TestAttemptsByMethodAndStatus(t *testing.T) {
+// TestAttemptsByClassAndStatus is the status half of the table in
+// docs/retries.md.
+func TestAttemptsByClassAndStatus(t *testing.T) {
 	tests := []struct {
 		method   string
+		class    Class
 		statuses []int
 		attempts int32
 		final    int
+		resent   bool
 	}{
-		{http.MethodPost, []int{500, 200}, 1, 500},
-		{http.MethodPost, []int{502, 200}, 1, 502},
-		{http.MethodPost, []int{504, 200}, 1, 504},
-		{http.MethodPost, []int{503, 200}, 2, 200},
-		{http.MethodPost, []int{429, 429, 200}, 3, 200},
-		{http.MethodGet, []int{503, 503, 200}, 3, 200},
-		{http.MethodGet, []int{502, 504, 200}, 3, 200},
-		{http.MethodGet, []int{500, 200}, 1, 500},
-		{http.MethodGet, []int{404, 200}, 1, 404},
-		{http.MethodPut, []int{503, 200}, 2, 200},
-		{http.MethodDelete, []int{429, 200}, 2, 200},
-		{http.MethodGet, []int{503}, 5, 503}, // 1 + MaxRetries, then the last answer is returned
+		{http.MethodPost, ByMethod, []int{500, 200}, 1, 500, false},
+		{http.MethodPost, ByMethod, []int{502, 200}, 1, 502, false},
+		{http.MethodPost, ByMethod, []int{503, 200}, 1, 503, false},
+		{http.MethodPost, ByMethod, []int{504, 200}, 1, 504, false},
+		{http.MethodPost, ByMethod, []int{429, 200}, 1, 429, false},
+		{http.MethodPost, NotWritten, []int{503, 200}, 1, 503, false},
+		{http.MethodPost, Always, []int{503, 200}, 2, 200, true},
+		{http.MethodPost, Always, []int{429, 502, 200}, 3, 200, true},
+		{http.MethodPost, Always, []int{500, 200}, 1, 500, false},
+		{http.MethodPost, DuplicateSafe, []int{503, 504, 200}, 3, 200, true},
+		{http.MethodPost, DuplicateSafe, []int{429, 200}, 2, 200, true},
+		{http.MethodPost, DuplicateSafe, []int{500, 200}, 1, 500, false},
+		{http.MethodPost, ConflictSafe, []int{502, 409}, 2, 409, true},
+		{http.MethodPost, ConflictSafe, []int{409, 200}, 1, 409, false},
+		{http.MethodGet, ByMethod, []int{503, 503, 200}, 3, 200, true},
+		{http.MethodGet, ByMethod, []int{502, 504, 200}, 3, 200, true},
+		{http.MethodGet, ByMethod, []int{500, 200}, 1, 500, false},
+		{http.MethodGet, ByMethod, []int{404, 200}, 1, 404, false},
+		{http.MethodGet, ByMethod, []int{200}, 1, 200, false},
+		{http.MethodPut, ByMethod, []int{503, 200}, 2, 200, true},
+		{http.MethodDelete, ByMethod, []int{429, 200}, 2, 200, true},
+		{http.MethodGet, ByMethod, []int{503}, 5, 503, true}, // 1 + MaxRetries, then the last answer is returned
 	}
 	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%s %v", tt.method, tt.statuses), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s %s %v", tt.method, tt.class, tt.statuses), func(t *testing.T) {
 			t.Parallel()
 			srv, n := statusServer(t, tt.statuses...)
-			resp, err := send(t, NewSender(srv.Client(), fastPolicy(), nil), context.Background(), tt.method, srv.URL)
+			resp, err := sendClass(t, NewSender(srv.Client(), fastPolicy(), nil), context.Background(), tt.method, srv.URL, tt.class)
 			require.NoError(t, err)
 			assert.Equal(t, tt.final, resp.StatusCode)
 			assert.Equal(t, tt.attempts, n.Load())
+			assert.Equal(t, int(tt.attempts), Attempts(resp))
+			assert.Equal(t, tt.resent, Resent(resp))
 		})
 	}
+}
+
+func TestClassFor(t *testing.T) {
+	for _, tt := range []struct {
+		class  Class
+		method string
+		want   Class
+	}{
+		{ByMethod, http.MethodGet, Idempotent}, {ByMethod, http.MethodPut, Idempotent},
+		{ByMethod, http.MethodDelete, Idempotent}, {ByMethod, http.MethodHead, Idempotent},
+		{ByMethod, http.MethodPost, NotWritten}, {ByMethod, http.MethodPatch, NotWritten},
+		{Always, http.MethodPost, Always}, {DuplicateSafe, http.MethodPost, DuplicateSafe},
+	} {
+		assert.Equal(t, tt.want, tt.class.For(tt.method), "%s %s", tt.class, tt.method)
+	}
+	assert.True(t, NotWritten.ChangesState())
+	assert.True(t, DuplicateSafe.ChangesState())
+	assert.True(t, ConflictSafe.ChangesState())
+	assert.False(t, Always.ChangesState())
+	assert.False(t, Idempotent.ChangesState())
 }
 
 // dropServer closes every connection after reading the request, without an answer.
@@ -95,19 +136,34 @@ func dropServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	return srv, &n
 }
 
+// TestDroppedConnection: a connection lost after the request was written
+// is re-sent for every class but NotWritten, and the error says the
+// request may have arrived.
 func TestDroppedConnection(t *testing.T) {
 	srv, n := dropServer(t)
 	s := NewSender(srv.Client(), fastPolicy(), nil)
-	_, err := send(t, s, context.Background(), http.MethodPost, srv.URL)
-	require.Error(t, err)
-	assert.Equal(t, int32(1), n.Load(), "a POST whose connection dropped may have taken effect: not re-sent")
-
-	n.Store(0)
-	_, err = send(t, s, context.Background(), http.MethodGet, srv.URL)
-	require.Error(t, err)
-	assert.Equal(t, int32(5), n.Load(), "a GET is retried on connection errors")
+	for _, tt := range []struct {
+		method   string
+		class    Class
+		attempts int32
+	}{
+		{http.MethodPost, ByMethod, 1},
+		{http.MethodPost, NotWritten, 1},
+		{http.MethodPost, DuplicateSafe, 5},
+		{http.MethodPost, ConflictSafe, 5},
+		{http.MethodPost, Always, 5},
+		{http.MethodGet, ByMethod, 5},
+	} {
+		n.Store(0)
+		_, err := sendClass(t, s, context.Background(), tt.method, srv.URL, tt.class)
+		require.Error(t, err)
+		assert.Equal(t, tt.attempts, n.Load(), "%s %s", tt.method, tt.class)
+		assert.True(t, Written(err), "%s %s: the server read the request", tt.method, tt.class)
+	}
 }
 
+// TestConnectionRefusedIsNotSent: a POST whose dial failed never reached
+// the server, so even a NotWritten POST is re-sent, and Written says so.
 func TestConnectionRefusedIsNotSent(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -116,16 +172,67 @@ func TestConnectionRefusedIsNotSent(t *testing.T) {
 	_, err = http.Post("http://"+addr, "text/plain", nil)
 	require.Error(t, err)
 	assert.True(t, NotSent(err))
-	retry, cerr := ShouldRetry(context.Background(), http.MethodPost, nil, err)
+	retry, cerr := ShouldRetry(context.Background(), NotWritten, nil, err, true)
 	assert.NoError(t, cerr)
 	assert.True(t, retry, "a refused POST never reached the server: retried")
 	assert.False(t, NotSent(io.ErrUnexpectedEOF))
+
+	var dials atomic.Int32
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, a string) (net.Conn, error) {
+		dials.Add(1)
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}}}
+	_, err = sendClass(t, NewSender(hc, fastPolicy(), nil), context.Background(), http.MethodPost, "http://"+addr, NotWritten)
+	require.Error(t, err)
+	assert.Equal(t, int32(5), dials.Load(), "every attempt failed to dial: all re-sent")
+	assert.False(t, Written(err))
 }
+
+// TestNotWrittenDecision covers ShouldRetry's error half for NotWritten:
+// an error after the request was written is final, one before is not.
+func TestNotWrittenDecision(t *testing.T) {
+	ctx := context.Background()
+	lost := io.ErrUnexpectedEOF
+	for _, tt := range []struct {
+		class   Class
+		written bool
+		want    bool
+	}{
+		{NotWritten, true, false}, {NotWritten, false, true}, {ByMethod, true, false},
+		{DuplicateSafe, true, true}, {ConflictSafe, true, true}, {Always, true, true}, {Idempotent, true, true},
+	} {
+		got, err := ShouldRetry(ctx, tt.class, nil, lost, tt.written)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, got, "%s written=%v", tt.class, tt.written)
+	}
+	got, _ := ShouldRetry(ctx, DuplicateSafe, nil, ErrRedirect, false)
+	assert.False(t, got, "a refused redirect is never retried")
+	assert.True(t, Written(errors.New("not from Send")), "an unknown error counts as written")
+}
+
+// TestInProcessTransportCountsAsWritten: a RoundTripper that net/http does
+// not trace (an in-process server) fails a POST that is then not re-sent.
+func TestInProcessTransportCountsAsWritten(t *testing.T) {
+	var n atomic.Int32
+	hc := &http.Client{Transport: inProcessRT(func(*http.Request) (*http.Response, error) {
+		n.Add(1)
+		return nil, errors.New("in-process connection dropped")
+	})}
+	_, err := sendClass(t, NewSender(hc, fastPolicy(), nil), context.Background(), http.MethodPost, "http://in.process/x", ByMethod)
+	require.Error(t, err)
+	assert.Equal(t, int32(1), n.Load())
+	assert.True(t, Written(err))
+}
+
+// inProcessRT is a RoundTripper that net/http does not trace.
+type inProcessRT func(*http.Request) (*http.Response, error)
+
+func (f inProcessRT) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestShouldRetryStopsOnCanceledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	retry, err := ShouldRetry(ctx, http.MethodGet, &http.Response{StatusCode: 503}, nil)
+	retry, err := ShouldRetry(ctx, Idempotent, &http.Response{StatusCode: 503}, nil, true)
 	assert.False(t, retry)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.False(t, Transient(ErrRedirect))
@@ -156,7 +263,7 @@ func TestBackoff(t *testing.T) {
 func TestRetryAfterIsWaited(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var n atomic.Int32
-		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		rt := inProcessRT(func(r *http.Request) (*http.Response, error) {
 			if n.Add(1) == 1 {
 				return &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"2"}},
 					Body: io.NopCloser(strings.NewReader("")), Request: r}, nil
@@ -165,16 +272,12 @@ func TestRetryAfterIsWaited(t *testing.T) {
 		})
 		s := NewSender(&http.Client{Transport: rt}, DefaultPolicy(), nil)
 		start := time.Now()
-		resp, err := send(t, s, context.Background(), http.MethodPost, "https://api.test/x")
+		resp, err := sendClass(t, s, context.Background(), http.MethodPost, "https://api.test/x", Always)
 		require.NoError(t, err)
 		assert.Equal(t, 200, resp.StatusCode)
 		assert.Equal(t, 2*time.Second, time.Since(start), "the fake clock moved exactly by Retry-After")
 	})
 }
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestCancelDuringBackoff(t *testing.T) {
 	srv, _ := statusServer(t, 503)
@@ -208,7 +311,7 @@ func TestBodyReopenedForEveryAttempt(t *testing.T) {
 		return io.NopCloser(bytes.NewReader(payload)), int64(len(payload)), nil
 	}
 	req, _ := http.NewRequest(http.MethodPost, srv.URL, nil)
-	resp, err := NewSender(srv.Client(), fastPolicy(), nil).Do(req, body)
+	resp, err := NewSender(srv.Client(), fastPolicy(), nil).Send(req, body, DuplicateSafe)
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, 200, resp.StatusCode)

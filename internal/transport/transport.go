@@ -1,8 +1,16 @@
 // Package transport sends the SDK's service requests: it places the access
 // token the way each service wants it, replays a request once with a fresh
 // token after the platform refuses the token (a 401, or the Send service's
-// 400 "Invalid JWT token"), retries through package retry, encodes query strings
-// with go-querystring, and decodes answers and errors through size limits.
+// 400 "Invalid JWT token"), retries through package retry as the request's
+// Resend class allows, encodes query strings with go-querystring, and
+// decodes answers and errors through size limits.
+//
+// A request that changes something and was not re-sent after an answer or
+// a failure that leaves its effect in doubt (502, 503, 504, a connection
+// lost after the request was written) fails with an error matching
+// apierror.ErrOutcomeUnknown (signkit.ErrOutcomeUnknown); a 429 with one
+// matching apierror.ErrRateLimited whose RetryAfter is set. The rules, per
+// endpoint, are docs/retries.md.
 package transport
 
 import (
@@ -91,6 +99,19 @@ type Request struct {
 	// earlier attempt whose answer was lost (a timeout, a dropped
 	// connection) already deleted the resource.
 	GoneIsDone bool
+	// Resend says when the request may be sent again (docs/retries.md);
+	// the zero value, retry.ByMethod, re-sends GET, PUT and DELETE after a
+	// transient failure and a POST only when it never left.
+	Resend retry.Class
+
+	// Attempts is set by Send: how many times the request was sent, the
+	// replay after a refused token included.
+	Attempts int
+	// Resent is set by Send: whether a copy was sent again after an
+	// attempt that may have taken effect (a 429, 502, 503 or 504, or a
+	// connection lost after the request was written). A ConflictSafe
+	// request whose Resent answer is 409 may have met its own first copy.
+	Resent bool
 }
 
 // JoinURL appends path segments to base, escaping each one.
@@ -144,11 +165,17 @@ func (c *Client) Download(ctx context.Context, r *Request, w io.Writer) (int64, 
 // with "Invalid JWT token", see apierror.Error.TokenRejected) the token that
 // was used is invalidated and the request replayed once with a new token; a
 // second refusal is returned, matching apierror.ErrUnauthorized.
+//
+// A request whose class (Request.Resend) may change something fails, when
+// its outcome is in doubt, with an error matching apierror.ErrOutcomeUnknown:
+// an *apierror.Error with OutcomeUnknown set for a 502, 503 or 504, or the
+// transport error for a connection lost after the request was written.
 func (c *Client) Send(ctx context.Context, r *Request) (*http.Response, error) {
 	body, err := r.body()
 	if err != nil {
 		return nil, err
 	}
+	r.Attempts, r.Resent = 0, false
 	resp, tok, err := c.attempt(ctx, r, body)
 	if err != nil {
 		return nil, err
@@ -171,7 +198,12 @@ func (c *Client) Send(ctx context.Context, r *Request) (*http.Response, error) {
 		return &http.Response{StatusCode: http.StatusNoContent, Header: http.Header{}, Body: http.NoBody, Request: resp.Request}, nil
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, apierror.FromResponse(resp)
+		e := apierror.FromResponse(resp)
+		switch e.StatusCode {
+		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			e.OutcomeUnknown = r.Resend.For(r.Method).ChangesState()
+		}
+		return nil, e
 	}
 	return resp, nil
 }
@@ -209,10 +241,15 @@ func (c *Client) attempt(ctx context.Context, r *Request, body retry.Body) (*htt
 		}
 		setToken(req.Header, r.Auth, tok.AccessToken)
 	}
-	resp, err := c.sender.Do(req, body)
+	resp, err := c.sender.Send(req, body, r.Resend)
 	if err != nil {
+		if r.Resend.For(r.Method).ChangesState() && retry.Written(err) {
+			return nil, tok, fmt.Errorf("signkit: %s %s: %w: %w", r.Method, req.URL.Path, err, apierror.ErrOutcomeUnknown)
+		}
 		return nil, tok, fmt.Errorf("signkit: %s %s: %w", r.Method, req.URL.Path, err)
 	}
+	r.Attempts += retry.Attempts(resp)
+	r.Resent = r.Resent || retry.Resent(resp)
 	return resp, tok, nil
 }
 
