@@ -2,9 +2,7 @@ package signkit
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
-	"time"
 
 	"github.com/signkit/signkit-go/auth"
 	"github.com/signkit/signkit-go/casefiles"
@@ -17,9 +15,6 @@ import (
 
 // Version is the SDK's semantic version, as sent in the User-Agent.
 const Version = version.Version
-
-// defaultTimeout bounds one attempt when Config.HTTPClient is nil.
-const defaultTimeout = 60 * time.Second
 
 // Client is the platform client of one account. Its service fields share one
 // token source and one transport. It is safe for concurrent use; create one
@@ -50,10 +45,9 @@ func NewClient(cfg Config) (*Client, error) {
 	if missing := cfg.Credentials.MissingFields(); len(missing) > 0 {
 		return nil, fmt.Errorf("signkit: Config.Credentials.%s is empty", strings.Join(missing, ", Config.Credentials."))
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: defaultTimeout}
-	}
+	// One client for the token request and every service request, so the
+	// timeouts and the progress bounds hold for all of them.
+	hc := cfg.httpClient()
 	policy := retry.DefaultPolicy()
 	switch {
 	case cfg.MaxRetries > 0:
