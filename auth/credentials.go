@@ -9,7 +9,8 @@ import (
 
 // Credentials are what an account needs to obtain access tokens with the API
 // Keys Grant: an OAuth client (ClientID, ClientSecret) and an API key with its
-// secret. Secrets are never printed: String and GoString redact them.
+// secret. Secrets are never printed or logged: String, GoString, Format and
+// LogValue redact them.
 type Credentials struct {
 	ClientID     string
 	ClientSecret string
@@ -40,14 +41,10 @@ func (c Credentials) MissingFields() []string {
 	return missing
 }
 
-func redact(secret string) string {
-	if secret == "" {
-		return `""`
-	}
-	return "[redacted]"
-}
-
-// Token is an access token and the moment it stops being accepted.
+// Token is an access token and the moment it stops being accepted, as the
+// TokenSource takes it: the login service's expires_in clamped to
+// [MinTokenLifetime, MaxTokenLifetime]. Printing or logging a Token never
+// shows the access token (see Format and LogValue).
 type Token struct {
 	AccessToken string
 	ExpiresAt   time.Time

@@ -11,24 +11,41 @@
 //
 // Credentials hold the four values of an account: the OAuth client (ClientID,
 // ClientSecret; creating one needs Admin access) and an API key with its
-// secret. String and GoString redact the secrets, so printing or logging
-// Credentials is safe; MissingFields names the empty ones.
+// secret. MissingFields names the empty ones.
+//
+// # Secrets are never printed
+//
+// Credentials, Token and *TokenSource implement String, GoString,
+// fmt.Formatter and slog.LogValuer: every fmt verb (%v, %+v, %#v, %s, %q,
+// %x, ...) and every slog handler, JSON included, shows "[redacted]" in
+// place of the client secret, the API secret and the access token, while
+// the client id, the API key and the token URL still show. (A Format method
+// is promoted through embedding: a struct that embeds Credentials or Token
+// prints as the embedded value; name the field instead.)
 //
 // # Tokens
 //
 // A TokenSource asks the login service (POST {Auth}/oauth/token) for a token
 // with a fresh nonce, a created_at timestamp and the Digest of both with the
 // API secret. Token answers the cached token until shortly before it expires
-// (WithRenewBefore, default one minute), then renews it; concurrent callers
-// share one renewal. When a service refuses the token (a 401, or the case
-// file creation service's 400 "Invalid JWT token"), Invalidate forgets the stale
-// token (unless a newer one already replaced it) so that the next Token call
+// (WithRenewBefore, default one minute, but never later than half its
+// lifetime), then renews it; concurrent callers share one renewal.
+//
+// The lifetime is the answer's expires_in (any JSON number, or a string
+// holding one; else access_token_expires_at; else the platform's ten
+// minutes) clamped to [MinTokenLifetime, MaxTokenLifetime] = [20 s, 1 h], so
+// that no answer makes every call fetch a token (expires_in 30 is cached for
+// 15 s, 60 for 30 s) or fails to decode (1e19 is cached for 59 minutes).
+//
+// When a service refuses the token (a 401, or the case file creation
+// service's 400 "Invalid JWT token"), Invalidate forgets the stale token
+// (unless a newer one already replaced it) so that the next Token call
 // renews it:
 //
 //	ts := auth.NewTokenSource(signkit.Sandbox.Auth, creds)
 //	tok, err := ts.Token(ctx) // tok.AccessToken, tok.ExpiresAt
 //
-// Token requests are retried only where no effect can have happened
-// (connection refused, 429, 503), and neither the credentials nor the token
-// are ever logged.
+// A token request changes nothing, so it is re-sent after a connection
+// error, 429, 502, 503 or 504, each time with a fresh nonce (docs/retries.md);
+// neither the credentials nor the token are ever logged or formatted.
 package auth

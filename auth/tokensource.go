@@ -27,6 +27,18 @@ const (
 	maxTokenResponse   = 64 << 10
 )
 
+// Bounds of the lifetime a token is taken to have, whatever the login
+// service answers; a token is renewed at the latest half way through it.
+const (
+	// MinTokenLifetime is the shortest lifetime a token is taken to have: a
+	// shorter expires_in (or access_token_expires_at) counts as this much,
+	// so that a token is cached for at least 10 s.
+	MinTokenLifetime = 20 * time.Second
+	// MaxTokenLifetime is the longest lifetime a token is taken to have: a
+	// longer expires_in, up to any JSON number (1e19), counts as this much.
+	MaxTokenLifetime = time.Hour
+)
+
 // ErrNoToken is returned when the login service answered 2xx without an access token.
 var ErrNoToken = errors.New("auth: token response has no access_token")
 
@@ -51,13 +63,15 @@ func WithClock(now func() time.Time) Option {
 }
 
 // WithRenewBefore sets how long before its expiry a token is renewed
-// (default one minute).
+// (default one minute); a token is renewed half way through its lifetime
+// when that comes earlier.
 func WithRenewBefore(d time.Duration) Option {
 	return func(ts *TokenSource) { ts.renewBefore = d }
 }
 
 // WithRetryPolicy sets how token requests are retried (default: up to 4
-// retries where no effect can have happened: connection refused, 429, 503).
+// retries after a connection error, 429, 502, 503 or 504; a token request
+// changes nothing, so it is always safe to send again).
 func WithRetryPolicy(maxRetries int, waitMin, waitMax time.Duration) Option {
 	return func(ts *TokenSource) {
 		ts.policy.MaxRetries, ts.policy.WaitMin, ts.policy.WaitMax = maxRetries, waitMin, waitMax
@@ -84,9 +98,10 @@ type TokenSource struct {
 	userAgent   string
 	sender      *retry.Sender
 
-	mu     sync.Mutex
-	token  Token
-	flight *flight
+	mu      sync.Mutex
+	token   Token
+	renewAt time.Time // when token is due for renewal; see renewalTime
+	flight  *flight
 }
 
 // flight is one token request that any number of callers wait for.
@@ -114,14 +129,14 @@ func NewTokenSource(authURL string, c Credentials, opts ...Option) *TokenSource 
 	return ts
 }
 
-// Token returns a valid access token: the cached one while it has more than
-// the renewal margin left, otherwise a new one. Waiting ends when ctx ends.
+// Token returns a valid access token: the cached one until it is due for
+// renewal (see WithRenewBefore), otherwise a new one. Waiting ends when ctx ends.
 func (ts *TokenSource) Token(ctx context.Context) (Token, error) {
 	if err := ctx.Err(); err != nil {
 		return Token{}, err
 	}
 	ts.mu.Lock()
-	if t := ts.token; t.AccessToken != "" && ts.now().Before(t.ExpiresAt.Add(-ts.renewBefore)) {
+	if t := ts.token; t.AccessToken != "" && ts.now().Before(ts.renewAt) {
 		ts.mu.Unlock()
 		return t, nil
 	}
@@ -156,10 +171,10 @@ func (ts *TokenSource) Invalidate(stale Token) {
 func (ts *TokenSource) fetch(parent context.Context, f *flight) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(parent), fetchTimeout)
 	defer cancel()
-	t, err := ts.request(ctx)
+	t, renewAt, err := ts.request(ctx)
 	ts.mu.Lock()
 	if err == nil {
-		ts.token = t
+		ts.token, ts.renewAt = t, renewAt
 	}
 	ts.flight = nil
 	ts.mu.Unlock()
@@ -178,52 +193,37 @@ type tokenRequest struct {
 	Digest       string `json:"digest"`
 }
 
-// tokenResponse is the login service's answer.
-type tokenResponse struct {
-	AccessToken string `json:"access_token"`
-	TokenType   string `json:"token_type"`
-	ExpiresIn   int64  `json:"expires_in"`
-	ExpiresAt   int64  `json:"access_token_expires_at"`
-}
-
-func (ts *TokenSource) request(ctx context.Context) (Token, error) {
+// request runs the API Keys Grant and returns the token and when it is due
+// for renewal.
+func (ts *TokenSource) request(ctx context.Context) (Token, time.Time, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ts.tokenURL, nil)
 	if err != nil {
-		return Token{}, fmt.Errorf("auth: token request: %w", err)
+		return Token{}, time.Time{}, fmt.Errorf("auth: token request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", version.UserAgent(ts.userAgent))
 	requested := ts.now()
 	// Every attempt gets its own nonce and created_at: a nonce is single use.
-	resp, err := ts.sender.Do(req, ts.grantBody)
+	// Always re-sendable (docs/retries.md): a token request changes nothing.
+	resp, err := ts.sender.Send(req, ts.grantBody, retry.Always)
 	if err != nil {
-		return Token{}, fmt.Errorf("auth: token request: %w", err)
+		return Token{}, time.Time{}, fmt.Errorf("auth: token request: %w", err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return Token{}, fmt.Errorf("auth: token request: %w", apierror.FromResponse(resp))
+		return Token{}, time.Time{}, fmt.Errorf("auth: token request: %w", apierror.FromResponse(resp))
 	}
 	defer resp.Body.Close()
 	var tr tokenResponse
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxTokenResponse)).Decode(&tr); err != nil {
-		return Token{}, fmt.Errorf("auth: decoding token response: %w", err)
+		return Token{}, time.Time{}, fmt.Errorf("auth: decoding token response: %w", err)
 	}
 	if tr.AccessToken == "" {
-		return Token{}, ErrNoToken
+		return Token{}, time.Time{}, ErrNoToken
 	}
-	return Token{AccessToken: tr.AccessToken, ExpiresAt: expiry(tr, requested)}, nil
-}
-
-// expiry prefers expires_in, counted from when the request was sent on the
-// local clock, so that clock skew with the server does not matter.
-func expiry(tr tokenResponse, requested time.Time) time.Time {
-	switch {
-	case tr.ExpiresIn > 0:
-		return requested.Add(time.Duration(tr.ExpiresIn) * time.Second)
-	case tr.ExpiresAt > 0:
-		return time.Unix(tr.ExpiresAt, 0)
-	}
-	return requested.Add(defaultLifetime)
+	life := tr.lifetime(requested)
+	tok := Token{AccessToken: tr.AccessToken, ExpiresAt: requested.Add(life)}
+	return tok, requested.Add(renewalTime(life, ts.renewBefore)), nil
 }
 
 // grantBody builds a fresh API Keys Grant body.

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -28,7 +29,8 @@ type tokenServer struct {
 	mu       sync.Mutex
 	nonces   map[string]bool
 	delay    time.Duration
-	status   int // when set, every request is answered with it
+	status   int    // when set, every request is answered with it
+	expires  string // raw JSON of expires_in; empty means 600
 }
 
 func newTokenServer(t *testing.T) *tokenServer {
@@ -68,8 +70,12 @@ func (s *tokenServer) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"error":"invalid_grant","error_description":"bad grant"}`)
 		return
 	}
-	fmt.Fprintf(w, `{"access_token":"tok-%d","token_type":"Bearer","expires_in":600,"access_token_expires_at":%d}`,
-		n, time.Now().Add(10*time.Minute).Unix())
+	expires := s.expires
+	if expires == "" {
+		expires = "600"
+	}
+	fmt.Fprintf(w, `{"access_token":"tok-%d","token_type":"Bearer","expires_in":%s,"access_token_expires_at":%d}`,
+		n, expires, time.Now().Add(10*time.Minute).Unix())
 }
 
 func TestTokenIsCachedAndRenewedBeforeExpiry(t *testing.T) {
@@ -199,13 +205,6 @@ func TestRedirectIsNotFollowed(t *testing.T) {
 	assert.False(t, hit.Load(), "the credentials must not follow a redirect")
 }
 
-func TestExpiry(t *testing.T) {
-	sent := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	assert.Equal(t, sent.Add(600*time.Second), expiry(tokenResponse{ExpiresIn: 600, ExpiresAt: 1}, sent))
-	assert.Equal(t, time.Unix(1800000000, 0), expiry(tokenResponse{ExpiresAt: 1800000000}, sent))
-	assert.Equal(t, sent.Add(10*time.Minute), expiry(tokenResponse{}, sent))
-}
-
 func TestSecretsAreNotPrinted(t *testing.T) {
 	for _, s := range []string{fmt.Sprint(testCreds), fmt.Sprintf("%+v", testCreds), fmt.Sprintf("%#v", testCreds),
 		fmt.Sprintf("%v", Token{AccessToken: "tok-secret"})} {
@@ -214,4 +213,40 @@ func TestSecretsAreNotPrinted(t *testing.T) {
 		assert.NotContains(t, s, "tok-secret")
 	}
 	assert.Equal(t, []string{"ClientSecret", "APIKey"}, Credentials{ClientID: "a", APISecret: "b"}.MissingFields())
+}
+
+// A token request changes nothing, so it is re-sent after a 429, 502, 503
+// or 504, each attempt with a fresh nonce (docs/retries.md).
+func TestTokenRequestIsResentAfterGatewayErrors(t *testing.T) {
+	srv := newTokenServer(t)
+	statuses := []int{http.StatusServiceUnavailable, http.StatusBadGateway, http.StatusTooManyRequests, http.StatusGatewayTimeout}
+	var mu sync.Mutex
+	var nonces []string
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body tokenRequest
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		nonces = append(nonces, body.Nonce)
+		i := len(nonces) - 1
+		mu.Unlock()
+		if i < len(statuses) {
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(statuses[i])
+			return
+		}
+		b, _ := json.Marshal(body)
+		r2 := httptest.NewRequest(r.Method, r.URL.Path, bytes.NewReader(b))
+		srv.serve(w, r2)
+	}))
+	t.Cleanup(gw.Close)
+	ts := NewTokenSource(gw.URL+"/auth", testCreds, WithRetryPolicy(4, time.Millisecond, time.Millisecond))
+	mustToken(t, ts)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, nonces, len(statuses)+1, "every gateway error is followed by one more attempt")
+	seen := map[string]bool{}
+	for _, n := range nonces {
+		assert.False(t, seen[n], "nonce %q sent twice", n)
+		seen[n] = true
+	}
 }

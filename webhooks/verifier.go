@@ -47,7 +47,8 @@ const (
 )
 
 // Verifier verifies deliveries signed with one subscription secret. It is
-// safe for concurrent use; build it once and share it.
+// safe for concurrent use; build it once and share it. Printing or logging
+// it (any fmt verb, any slog handler) shows its settings, never the secret.
 type Verifier struct {
 	key       []byte
 	tolerance time.Duration
@@ -224,4 +225,45 @@ func (v *Verifier) Release(ctx context.Context, eventID string) error {
 func isRejection(err error) bool {
 	return errors.Is(err, ErrMalformedSignature) || errors.Is(err, ErrStaleTimestamp) ||
 		errors.Is(err, ErrSignatureMismatch) || errors.Is(err, ErrInvalidPayload)
+}
+
+// String describes the verifier by its settings; the secret shows as
+// "[redacted]".
+func (v *Verifier) String() string {
+	if v == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("webhooks.Verifier{Secret:%s, Tolerance:%v, MaxBodyBytes:%d, Dedup:%s}",
+		redacted, v.tolerance, v.maxBody, v.dedupName())
+}
+
+// GoString is String, so that %#v does not print the secret either.
+func (v *Verifier) GoString() string { return v.String() }
+
+// Format implements fmt.Formatter so that every verb prints String (and %#v
+// GoString), never the fields, which hold the secret.
+func (v *Verifier) Format(f fmt.State, verb rune) {
+	formatRedacted(f, verb, v.String(), v.GoString())
+}
+
+// LogValue implements slog.LogValuer: the verifier's settings, and the
+// secret as "[redacted]".
+func (v *Verifier) LogValue() slog.Value {
+	if v == nil {
+		return slog.StringValue("<nil>")
+	}
+	return slog.GroupValue(
+		slog.String("Secret", redacted),
+		slog.String("Tolerance", v.tolerance.String()),
+		slog.Int64("MaxBodyBytes", v.maxBody),
+		slog.String("Dedup", v.dedupName()),
+	)
+}
+
+// dedupName names the DedupStore's type, or "off" when replay checks are off.
+func (v *Verifier) dedupName() string {
+	if v.dedup == nil {
+		return "off"
+	}
+	return fmt.Sprintf("%T", v.dedup)
 }
