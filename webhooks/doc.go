@@ -29,6 +29,12 @@
 // claims through a common store such as the one in package
 // webhooks/redisdedup.
 //
+// A Subscription and a *Verifier print and log their secret as [redacted]
+// (every fmt verb, slog's handlers); a Subscription's JSON encoding keeps
+// it, since you store it. CreateSubscription is re-sent after a lost answer:
+// a re-sent copy that meets the platform's 409 for the same endpoint returns
+// the subscription that exists (docs/retries.md).
+//
 // Sign computes the header value the platform sends; it serves tests and
 // senders.
 package webhooks
