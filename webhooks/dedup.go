@@ -21,6 +21,16 @@ type DedupStore interface {
 	Release(ctx context.Context, id string) error
 }
 
+// Extender is implemented by the DedupStores whose claims can be kept
+// alive, as both of this module's are. AsyncHandler extends the claim on an
+// event while it retries it and when it takes it over from another
+// receiver, so that a redelivery is not processed meanwhile.
+type Extender interface {
+	// Extend makes the claim on id end ttl from now, claiming id anew when
+	// its claim has ended or was released.
+	Extend(ctx context.Context, id string, ttl time.Duration) error
+}
+
 // ErrInvalidClaim is returned by the stores of this module for an empty id or
 // a ttl that is not positive.
 var ErrInvalidClaim = errors.New("webhooks: claim needs an id and a positive ttl")
@@ -33,6 +43,8 @@ var ErrInvalidClaim = errors.New("webhooks: claim needs an id and a positive ttl
 //
 // Size it for the deliveries expected within the claim ttl (twice the
 // verifier's tolerance): an id evicted before its ttl passes can be replayed.
+//
+// The store also implements Extender.
 func NewMemoryDedup(maxEntries int) DedupStore {
 	return newMemoryDedup(maxEntries, time.Now)
 }
@@ -78,14 +90,37 @@ func (m *memoryDedup) Claim(_ context.Context, id string, ttl time.Duration) (bo
 	if _, ok := m.entries[id]; ok {
 		return false, nil
 	}
+	m.add(id, now.Add(ttl))
+	return true, nil
+}
+
+// add records a claim on id, evicting the oldest claims when full.
+func (m *memoryDedup) add(id string, expires time.Time) {
 	for len(m.entries) >= m.max {
 		m.remove(m.order.Front().Value.(*claim))
 	}
-	c := &claim{id: id, expires: now.Add(ttl)}
+	c := &claim{id: id, expires: expires}
 	c.elem = m.order.PushBack(c)
 	heap.Push(&m.expiry, c)
 	m.entries[id] = c
-	return true, nil
+}
+
+// Extend implements Extender.
+func (m *memoryDedup) Extend(_ context.Context, id string, ttl time.Duration) error {
+	if id == "" || ttl <= 0 {
+		return fmt.Errorf("%w: id %q, ttl %v", ErrInvalidClaim, id, ttl)
+	}
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.dropExpired(now)
+	if c, ok := m.entries[id]; ok {
+		c.expires = now.Add(ttl)
+		heap.Fix(&m.expiry, c.index)
+		return nil
+	}
+	m.add(id, now.Add(ttl))
+	return nil
 }
 
 // Release implements DedupStore.

@@ -1,7 +1,8 @@
 // Package webhooks receives the platform's event deliveries: it verifies the
-// X-Event-Signature header, rejects stale and replayed deliveries, decodes
-// the event body and serves an http.Handler that acknowledges the platform
-// the way its retry policy expects.
+// X-Event-Signature header, rejects stale, malformed and replayed
+// deliveries, decodes the event body and serves an http.Handler that
+// acknowledges the platform the way its retry policy expects. It also
+// manages subscriptions (Client).
 //
 // Build one Verifier per subscription secret and share it:
 //
@@ -15,19 +16,35 @@
 //		return nil
 //	}))
 //
-// Verification follows the specification's order: the header is parsed
-// strictly, the timestamp must lie within the tolerance (5 minutes either way
-// by default), the HMAC-SHA256 over the timestamp, the signed header names,
-// their values and the raw body must match one of the v1 signatures, and
-// finally the event id (X-Event-Id) is claimed in a DedupStore so that a
-// replay is refused with ErrDuplicateEvent.
+// Verify checks, in order: the header parses strictly
+// (ErrMalformedSignature); the timestamp lies within the tolerance, 5
+// minutes either way by default (ErrStaleTimestamp); the HMAC-SHA256 over
+// the timestamp, the signed header names, their values and the raw body
+// matches one of the v1 signatures (ErrSignatureMismatch); the body is
+// exactly one JSON object of an event's shape, checked whole with
+// encoding/json (ErrInvalidPayload); X-Event-Id is a UUID and X-Event-Type
+// names the body's topic and eventType (ErrHeaderMismatch: the signed
+// string joins header values with ".", so only this check ties each value
+// to its place); and last the event id is claimed in a DedupStore, so that
+// a replay is refused (ErrDuplicateEvent). The handlers read bodies through
+// http.MaxBytesReader into a buffer that grows with what arrives, never
+// sized from Content-Length, and answer every rejection 400, logged
+// without secrets.
 //
-// Delivery is at least once. A handler whose processing fails must make the
-// platform retry, and the retry must not be mistaken for a replay: Handler
-// and AsyncHandler release the claim on the event id when processing fails,
-// so nothing is lost. Receivers that run on several machines share their
-// claims through a common store such as the one in package
-// webhooks/redisdedup.
+// Two handlers. Handler, the simple default, answers 2xx only once fn has
+// succeeded; when fn fails or panics it answers 500 and releases the claim,
+// so the platform's retry is processed. AsyncHandler answers 202 once the
+// event is stored in a queue.Queue (package webhooks/queue) and processes it
+// in a pool of workers: success acknowledges the entry, an error or a panic
+// is retried with backoff, and after WithMaxAttempts failures the event
+// moves to the queue's dead-letter list, read and replayed with the queue's
+// DeadLetters and Replay (queue.DeadLetterList). Its Shutdown returns the
+// events a memory queue could not finish, their claims released. What the
+// 202 is worth is the queue's durability: webhooks/redisqueue (a Redis
+// stream shared by a fleet of receivers) survives a crash of the receiver;
+// queue.NewMemory, an explicit opt-in, does not. Receivers on several
+// machines share their claims through webhooks/redisdedup. The design is
+// described in docs/webhooks.md.
 //
 // A Subscription and a *Verifier print and log their secret as [redacted]
 // (every fmt verb, slog's handlers); a Subscription's JSON encoding keeps

@@ -130,9 +130,9 @@ type Event struct {
 	Signer *SignerRef
 	// Message is the text of the test event.
 	Message string
-	// Raw is the whole body, for fields this package does not decode. Verify
-	// and ParseEvent do not copy it: it shares memory with the body passed
-	// in. They need not have read all of it (see ParseEvent).
+	// Raw is the whole body, for fields this package does not decode: one
+	// JSON object, checked whole. Verify and ParseEvent do not copy it: it
+	// shares memory with the body passed in.
 	Raw json.RawMessage
 }
 
@@ -163,21 +163,13 @@ const (
 // ParseEvent decodes a delivery without verifying it: the event id and type
 // from the headers h (names matched case-insensitively), the rest from body.
 // Use it only on deliveries that were verified some other way; Verify
-// verifies and decodes in one step.
+// verifies, decodes and checks the headers against the body in one step.
 //
-// Unknown event types and topics decode generically (ID, Type, Topic,
-// EventType, Time, Raw), not as an error. A body that is not a JSON object,
-// or whose known fields have the wrong JSON types, gives an error that
-// matches ErrInvalidPayload.
-//
-// Decoding reads the body only as far as it must. When topic, eventType and
-// eventTime come before the payload, as the platform writes them, it stops
-// once the payload's own fields are read (for a topic it does not decode,
-// once the payload is read): the rest of a verified body is the platform's
-// own bytes, authenticated by the signature, and whatever decodes Raw checks
-// it. In any other order the whole body is read, and malformed JSON anywhere
-// in it is an error. Everything that is read is checked with encoding/json's
-// grammar; json.Valid(ev.Raw) checks the rest when a caller needs that.
+// The body must be exactly one JSON object, checked whole with
+// encoding/json; anything else, known fields of the wrong JSON types, or an
+// eventTime that is not a date in a known zone give an error that matches
+// ErrInvalidPayload. Unknown event types and topics decode generically (ID,
+// Type, Topic, EventType, Time, Raw), not as an error.
 func ParseEvent(h http.Header, body []byte) (*Event, error) {
 	id, _ := headerValue(h, EventIDHeader)
 	typ, _ := headerValue(h, EventTypeHeader)

@@ -101,12 +101,12 @@ func TestParseEvent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ev, err := webhooks.ParseEvent(hdr("id-1", tt.typ), []byte(tt.body))
+			ev, err := webhooks.ParseEvent(hdr(uid("1"), tt.typ), []byte(tt.body))
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := tt.want
-			want.ID, want.Type, want.Raw = "id-1", tt.typ, []byte(tt.body)
+			want.ID, want.Type, want.Raw = uid("1"), tt.typ, []byte(tt.body)
 			if !eventsEqual(ev, &want) {
 				t.Fatalf("got  %+v %+v %+v\nwant %+v %+v %+v", ev, ev.CaseFile, ev.Signer, want, want.CaseFile, want.Signer)
 			}
@@ -147,44 +147,24 @@ func TestParseEventInvalid(t *testing.T) {
 	}
 }
 
-// TestParseEventReadsUpToItsFields: when topic, eventType and eventTime come
-// before the payload, as the platform writes them, decoding stops once the
-// payload's own fields are read, and the rest of the body is left to Raw
-// unread; in any other order the whole body is read and checked.
-func TestParseEventReadsUpToItsFields(t *testing.T) {
+// TestParseEventChecksWholeBody: malformed JSON anywhere in the body is
+// refused, also after the last field an Event carries.
+func TestParseEventChecksWholeBody(t *testing.T) {
 	t.Parallel()
 	const head = `{"topic":"signer","eventType":"signed","eventTime":null,`
-	tests := []struct {
-		name, body string
-		ok         bool
-	}{
-		{"rest unread", head + `"payload":{"id":1,"caseFile":{"id":2,"status":1},"note":[}`, true},
-		{"case file rest unread", `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"status":5,"id":2,"x":}`, true},
-		{"other topic: rest unread", `{"topic":"other","eventType":"x","eventTime":null,"payload":[1],"x":}`, true},
-		{"other topic: payload read", `{"topic":"other","eventType":"x","eventTime":null,"payload":[}`, false},
-		{"other topic: no payload value", `{"topic":"other","eventType":"x","eventTime":null,"payload":}`, false},
-		{"test message first", `{"topic":"subscription","eventType":"test","eventTime":null,"payload":{"message":"hi","x":]}`, true},
-		{"invalid before the fields", head + `"payload":{"id":1,"note":[},"caseFile":{"id":2,"status":1}}`, false},
-		{"caseFile checked whole", head + `"payload":{"id":1,"caseFile":{"id":2,"status":1,"x":[}}}`, false},
-		{"payload before eventTime", `{"topic":"signer","eventType":"signed","payload":{"id":1,"caseFile":{"id":2,"status":1}},"eventTime":null}x`, false},
-		{"number cut short", `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"id":531,"status":05}}`, false},
-		{"signer id cut short", head + `"payload":{"caseFile":{"id":2,"status":1},"id":-01}}`, false},
-		{"ends after the fields", `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"id":531,"status":5`, false},
-		{"topic last", `{"eventType":"signed","eventTime":null,"payload":{"id":1,"caseFile":{"id":2,"status":1},"x":[}},"topic":"signer"}`, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ev, err := webhooks.ParseEvent(nil, []byte(tt.body))
-			if tt.ok != (err == nil) || err != nil && !errors.Is(err, webhooks.ErrInvalidPayload) {
-				t.Fatalf("err = %v, want ok %v", err, tt.ok)
-			}
-			if err == nil && string(ev.Raw) != tt.body {
-				t.Fatalf("Raw = %q", ev.Raw)
-			}
-		})
-	}
-	ev, err := webhooks.ParseEvent(nil, []byte(tests[0].body))
-	if err != nil || ev.Signer == nil || ev.Signer.ID != 1 || ev.CaseFile == nil || *ev.CaseFile != (webhooks.CaseFileRef{ID: 2, Status: 1}) {
-		t.Fatalf("decoded %+v, %v", ev, err)
+	for name, body := range map[string]string{
+		"after the signer's fields":                      head + `"payload":{"id":1,"caseFile":{"id":2,"status":1},"note":[}`,
+		"after the case file's fields":                   `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"status":5,"id":2,"x":}`,
+		"after another topic's payload":                  `{"topic":"other","eventType":"x","eventTime":null,"payload":[1],"x":}`,
+		"after the test message":                         `{"topic":"subscription","eventType":"test","eventTime":null,"payload":{"message":"hi","x":]}`,
+		"number cut short":                               `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"id":531,"status":05}}`,
+		"ends after the fields":                          `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"id":531,"status":5`,
+		"truncated after the payload":                    `{"topic":"casefile","eventType":"completed","eventTime":null,"payload":{"id":531,"status":5},`,
+		"a second object":                                `{"topic":"casefile"}{"topic":"signer"}`,
+		"invalid UTF-8 is replaced, bad escapes are not": `{"topic":"casefile","x":"\ud800\q"}`,
+	} {
+		if _, err := webhooks.ParseEvent(nil, []byte(body)); !errors.Is(err, webhooks.ErrInvalidPayload) {
+			t.Errorf("%s: err = %v", name, err)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/queue"
 )
 
 // Sign computes the X-Event-Signature of a delivery, as the platform does;
@@ -65,24 +66,40 @@ func ExampleVerifier_Handler() {
 	// status 200
 }
 
-// AsyncHandler answers 202 as soon as a delivery is verified and processes
-// it in the background; Shutdown drains it.
+// AsyncHandler answers 202 once a verified event is in its queue and
+// processes it in the background, retrying failures; Shutdown drains it.
+// This one keeps its queue in memory, which a crash loses: a receiver whose
+// 202 must survive a crash uses webhooks/redisqueue.
 func ExampleVerifier_AsyncHandler() {
 	v, err := webhooks.NewVerifier("whsec-test")
 	if err != nil {
 		log.Fatal(err)
 	}
-	async := v.AsyncHandler(func(ctx context.Context, ev *webhooks.Event) error {
+	q := queue.NewMemory(256)
+	async := v.AsyncHandler(q, func(ctx context.Context, ev *webhooks.Event) error {
 		return nil // slow work here: fetch documents, update records
-	}, webhooks.WithWorkers(8), webhooks.WithQueueSize(256))
+	}, webhooks.WithWorkers(8), webhooks.WithMaxAttempts(10))
 	srv := &http.Server{Addr: ":8443", Handler: async}
 	_ = srv // srv.ListenAndServeTLS(...)
 
-	// On exit: stop the server, then drain the queue.
+	// Events that failed every attempt wait in the dead-letter list.
+	dead, err := q.DeadLetters(context.Background(), 100)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range dead {
+		log.Printf("event %s failed: %s", d.ID, d.Reason)
+		_ = q.Replay(context.Background(), d.Key) // once the cause is fixed
+	}
+
+	// On exit: stop the server, then drain the queue. What a memory queue
+	// could not finish in time comes back, its claims released: the
+	// platform's redeliveries of it will be accepted.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(ctx)
-	if err := async.Shutdown(ctx); err != nil {
-		log.Print(err)
+	left, err := async.Shutdown(ctx)
+	if err != nil {
+		log.Printf("%v: %d events not processed", err, len(left))
 	}
 }

@@ -2,9 +2,13 @@ package webhooks
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,10 +34,7 @@ func FuzzParseSignatureHeader(f *testing.F) {
 		}
 		canon := "t=" + sig.t + ",h=" + sig.h
 		for _, v := range sig.v1[:sig.n] {
-			if len(v) != 64 || !allHex(v) {
-				t.Fatalf("v1 %q", v)
-			}
-			canon += ",v1=" + v
+			canon += ",v1=" + hex.EncodeToString(v[:])
 		}
 		var again signature
 		if err := parseSignature(canon, &again); err != nil || again != sig {
@@ -42,11 +43,9 @@ func FuzzParseSignatureHeader(f *testing.F) {
 	})
 }
 
-// FuzzParseEvent: the decoder never panics and reports failures as
-// ErrInvalidPayload. What it accepts is valid JSON up to where it stopped
-// reading (it stops once it has every field an Event carries); and on valid
-// JSON without repeated member names it agrees with encoding/json on the
-// fields it decodes.
+// FuzzParseEvent: the decoder never panics, reports failures as
+// ErrInvalidPayload, accepts only bodies that are exactly one valid JSON
+// object, and agrees with encoding/json on the topic and eventType.
 func FuzzParseEvent(f *testing.F) {
 	f.Add(`{"topic":"casefile","eventType":"completed","eventTime":{"date":"2026-11-22 10:00:00.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":531,"status":5}}`, "sign.casefile.completed")
 	f.Add(`{"topic":"signer","eventType":"signed","payload":{"id":1,"caseFile":{"id":2,"status":1}}}`, "sign.signer.signed")
@@ -54,204 +53,130 @@ func FuzzParseEvent(f *testing.F) {
 	f.Add(`{"topic":"subscription","eventType":"test","payload":"hi"}`, "webhook.subscription.test")
 	f.Add(`{"topic":"x","payload":[1,{"a":"\u00e9\n"},true,null,-1.5e3]}`, "")
 	f.Fuzz(func(t *testing.T, body, typ string) {
-		box := &eventBox{ev: Event{Type: EventType(typ)}}
-		read, err := box.decode([]byte(body))
-		_, evErr := decodeEvent("id", EventType(typ), []byte(body))
-		if (err == nil) != (evErr == nil) || evErr != nil && !errors.Is(evErr, ErrInvalidPayload) {
-			t.Fatalf("%q: decode %v, decodeEvent %v", body, err, evErr)
-		}
+		ev, err := decodeEvent("id", EventType(typ), []byte(body))
 		if err != nil {
-			return
-		}
-		ev := &box.ev
-		if !json.Valid([]byte(body)) {
-			var syntax *json.SyntaxError
-			// What decode read is valid JSON, up to the ',' or '}' after the
-			// last value it needed, where it stopped.
-			if read >= len(body) || body[read] != ',' && body[read] != '}' ||
-				!errors.As(json.Unmarshal([]byte(body), new(any)), &syntax) || syntax.Offset <= int64(read) {
-				t.Fatalf("%q: accepted invalid JSON before offset %d", body, read)
+			if !errors.Is(err, ErrInvalidPayload) {
+				t.Fatalf("%q: %v does not match ErrInvalidPayload", body, err)
 			}
 			return
 		}
 		var members map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(body), &members); err != nil {
-			t.Fatalf("accepted a non-object %q: %v", body, err)
+		if !json.Valid([]byte(body)) || json.Unmarshal([]byte(body), &members) != nil || members == nil {
+			t.Fatalf("accepted %q, which is not one JSON object", body)
 		}
-		if !uniqueNames([]byte(body)) {
-			return
+		if string(ev.Raw) != body {
+			t.Fatalf("Raw %q, body %q", ev.Raw, body)
 		}
-		var std struct{ Topic, EventType *string }
-		exact := func(key string, dst **string) {
-			if raw, ok := members[key]; ok {
-				_ = json.Unmarshal(raw, dst)
-			}
-		}
-		exact("topic", &std.Topic)
-		exact("eventType", &std.EventType)
-		if std.Topic != nil && *std.Topic != ev.Topic || std.EventType != nil && *std.EventType != ev.EventType {
+		var std struct{ Topic, EventType string }
+		_ = json.Unmarshal([]byte(body), &std)
+		if std.Topic != ev.Topic || std.EventType != ev.EventType {
 			t.Fatalf("%q: topic %q, eventType %q disagree with encoding/json", body, ev.Topic, ev.EventType)
 		}
 	})
 }
 
-// uniqueNames reports whether no object in the valid JSON doc repeats a
-// member name.
-func uniqueNames(doc []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	var value func() bool
-	value = func() bool {
-		tok, err := dec.Token()
-		if err != nil {
-			return true
+// TestPropertySignedDeliveries generates bodies and headers, signs them
+// with Sign, and checks that Verify either returns an event whose Raw is
+// valid JSON and whose headers agree with its body, or rejects the delivery
+// with one of its documented errors. About half of the cases are honest
+// deliveries, which must verify; the rest are changed after or before
+// signing in one of the ways a broken or hostile sender could.
+func TestPropertySignedDeliveries(t *testing.T) {
+	t.Parallel()
+	const secret = "whsec-property"
+	now := time.Unix(1763805600, 0)
+	rng := rand.New(rand.NewPCG(17, 2026))
+	var honest, verified int
+	for i := range 5000 {
+		c := genDelivery(rng)
+		h := http.Header{}
+		h.Set("Content-Type", "application/json")
+		h.Set(EventIDHeader, c.id)
+		h.Set(EventTypeHeader, c.typ)
+		body := []byte(c.body)
+		h.Set(SignatureHeader, Sign(secret, now, h, body))
+		if c.shift { // move the dot between id and type, keeping the signature
+			h.Set(EventIDHeader, c.id+"."+strings.SplitN(c.typ, ".", 2)[0])
+			h.Set(EventTypeHeader, strings.SplitN(c.typ, ".", 2)[1])
 		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				name, _ := dec.Token()
-				if seen[name.(string)] {
-					return false
-				}
-				seen[name.(string)] = true
-				if !value() {
-					return false
-				}
-			}
-			_, _ = dec.Token() // '}'
-		case json.Delim('['):
-			for dec.More() {
-				if !value() {
-					return false
-				}
-			}
-			_, _ = dec.Token() // ']'
-		}
-		return true
-	}
-	return value()
-}
-
-// FuzzSkipValue: skipValue accepts exactly what encoding/json's Valid
-// accepts, and stops just after the value.
-func FuzzSkipValue(f *testing.F) {
-	for _, seed := range []string{
-		`{"a":[1,{"b":null},"\u00e9\n",true,false,-0.5e+3],"c":{}}`, ` [ ] `, `"x"`, `{"a" : 1 , "b":[ ]}`,
-		`[1,]`, `{"a":1,}`, `{"a"}`, `[1 2]`, `{"a":[}`, `01`, `-`, `1.`, `1e`, `"\x"`, `"\u12g4"`, "\"a\tb\"",
-		strings.Repeat("[", 70) + strings.Repeat("]", 70), strings.Repeat(`{"a":`, 70) + "1" + strings.Repeat("}", 70),
-		strings.Repeat("[", 70) + strings.Repeat("]", 69) + "}",
-	} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, doc string) {
-		b := []byte(doc)
-		end, err := skipValue(b, 0, 0)
-		got := err == nil && space(b, end) == len(b)
-		if want := json.Valid(b); got != want {
-			t.Fatalf("%q: skipValue ends at %d with %v; json.Valid says %v", doc, end, err, want)
-		}
-	})
-}
-
-// TestSkipValueDepth checks the nesting limit of encoding/json at the
-// limit and one past it, for arrays, objects and both mixed.
-func TestSkipValueDepth(t *testing.T) {
-	for _, tc := range []struct{ open, close string }{{"[", "]"}, {`{"k":`, "}"}, {`[{"k":`, "}]"}} {
-		for _, n := range []int{maxDepth, maxDepth + 1} {
-			reps := (n + len(tc.close) - 1) / len(tc.close) // each rep opens len(close) levels
-			doc := []byte(strings.Repeat(tc.open, reps) + "0" + strings.Repeat(tc.close, reps))
-			_, err := skipValue(doc, 0, 0)
-			if want := json.Valid(doc); (err == nil) != want {
-				t.Errorf("%s×%d: skipValue %v; json.Valid %v", tc.open, reps, err, want)
-			}
-			if n > maxDepth && !errors.Is(err, errDepth) {
-				t.Errorf("%s×%d: %v, want errDepth", tc.open, reps, err)
-			}
-		}
-	}
-}
-
-// TestDecodeHex checks the SWAR hex decoder against encoding/hex for every
-// hex digit, in either case, at every position.
-func TestDecodeHex(t *testing.T) {
-	for pos := 0; pos < 64; pos++ {
-		for _, c := range "0123456789abcdefABCDEF" {
-			b := []byte("0f1e2d3c4b5a69788796a5b4c3d2e1f00123456789abcdefABCDEF9876543210")
-			b[pos] = byte(c)
-			want, err := hex.DecodeString(string(b))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got [32]byte
-			decodeHex(&got, string(b))
-			if !bytes.Equal(got[:], want) {
-				t.Fatalf("decodeHex(%s) = %x, want %x", b, got, want)
-			}
-		}
-	}
-}
-
-// TestAllHex checks the SWAR hex test against isHex for every byte at every
-// position of a word.
-func TestAllHex(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		for pos := 0; pos < 8; pos++ {
-			b := []byte("0123abcd")
-			b[pos] = byte(c)
-			want := isHex(byte(c))
-			if got := allHex(string(b)); got != want {
-				t.Fatalf("allHex(%q) = %v", b, got)
-			}
-		}
-	}
-}
-
-// TestKeyword checks that key identifies member names by their words
-// exactly as nameKeyword does by comparison, on the fast path (name and
-// colon directly followed by enough bytes) and on the slow paths.
-func TestKeyword(t *testing.T) {
-	names := []string{"topic", "eventType", "eventTime", "payload", "id", "caseFile",
-		"status", "date", "timezone_type", "timezone", "message",
-		"", "i", "ids", "d", "topics", "topi", "Topic", "eventTyp", "eventTypeX", "eventTim",
-		"eventTimes", "timezone_typ", "timezone_types", "timezone_", "timezones", "caseFil",
-		"caseFiles", "payloa", "payloads", "messag", "status_", "dat", "dates", "note", "signOrder"}
-	for _, name := range names {
-		want := nameKeyword(name)
-		for _, body := range []string{
-			`"` + name + `":1,"padding padding padding"`,
-			`"` + name + `" :1,"padding padding padding"`,
-			`"` + name + `":1`,
-			`"` + strings.ReplaceAll(name, "e", `\u0065`) + `":1,"padding padding padding"`,
-		} {
-			s := scanner{b: []byte(body)}
-			got, err := s.key()
-			if err != nil || got != want || s.b[s.i] != '1' {
-				t.Errorf("key of %q = %d, %v at %d; want %d", body, got, err, s.i, want)
-			}
-		}
-	}
-	for _, name := range names[:11] {
-		if nameKeyword(name) == kwOther {
-			t.Errorf("%q is not a keyword", name)
-		}
-	}
-}
-
-// TestParseFraction checks fractions of every length against time.Parse.
-func TestParseFraction(t *testing.T) {
-	for n := 1; n <= 9; n++ {
-		frac := "." + "987654321"[:n]
-		want, err := time.Parse("05.000000000"[:3+n], "00"+frac)
+		v, err := NewVerifier(secret, WithClock(func() time.Time { return now }), WithDedup(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, ok := parseFraction([]byte(frac)); !ok || got != want.Nanosecond() {
-			t.Errorf("parseFraction(%q) = %d, %v; want %d", frac, got, ok, want.Nanosecond())
+		ev, err := v.Verify(context.Background(), h, body)
+		if c.honest {
+			honest++
+			if err != nil {
+				t.Fatalf("case %d: honest delivery rejected: %v\nid %q type %q body %s", i, err, c.id, c.typ, c.body)
+			}
+		}
+		if err != nil {
+			if !isRejection(err) {
+				t.Fatalf("case %d: %v is not a documented rejection", i, err)
+			}
+			continue
+		}
+		verified++
+		if !json.Valid(ev.Raw) || !bytes.Equal(ev.Raw, body) {
+			t.Fatalf("case %d: verified a body that is not valid JSON: %q", i, ev.Raw)
+		}
+		segs := strings.Split(string(ev.Type), ".")
+		if !isUUID(ev.ID) || len(segs) < 3 || segs[len(segs)-2] != ev.Topic || segs[len(segs)-1] != ev.EventType {
+			t.Fatalf("case %d: verified headers %q %q that disagree with the body %s", i, ev.ID, ev.Type, ev.Raw)
 		}
 	}
-	for _, bad := range []string{".", "1", ".1234567890", ".12a"} {
-		if _, ok := parseFraction([]byte(bad)); ok {
-			t.Errorf("parseFraction(%q) accepted", bad)
-		}
+	if honest < 1000 || verified < honest {
+		t.Fatalf("honest %d, verified %d: the generator no longer exercises the success path", honest, verified)
 	}
+	t.Logf("%d honest deliveries verified, %d verified in all, of 5000", honest, verified)
+}
+
+// delivery is a generated test case: honest when the headers and the body
+// are as the platform would send them.
+type delivery struct {
+	id, typ, body string
+	honest, shift bool
+}
+
+func genDelivery(rng *rand.Rand) delivery {
+	typ := allEventTypes[rng.IntN(len(allEventTypes))]
+	segs := strings.Split(string(typ), ".")
+	topic, name := segs[1], segs[2]
+	id := fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", rng.Uint32(), rng.IntN(1<<16), rng.IntN(1<<12),
+		rng.IntN(1<<16), rng.Uint64()&(1<<48-1))
+	if rng.IntN(2) == 0 {
+		id = strings.ToUpper(id)
+	}
+	payload := fmt.Sprintf(`{"id":%d,"status":%d}`, rng.Int64N(1<<40), rng.IntN(10))
+	switch topic {
+	case TopicSigner:
+		payload = fmt.Sprintf(`{"id":%d,"caseFile":{"id":%d,"status":%d},"x":[1,"\u00e9",null]}`,
+			rng.Int64N(1<<40), rng.Int64N(1<<40), rng.IntN(10))
+	case TopicSubscription:
+		payload = `"This is a test event from the webhook service."`
+	}
+	body := fmt.Sprintf(`{"topic":%q,"eventType":%q,"eventTime":{"date":"2026-11-24 13:01:%02d.%06d","timezone_type":3,"timezone":"UTC"},"payload":%s}`,
+		topic, name, rng.IntN(60), rng.IntN(1e6), payload)
+	d := delivery{id: id, typ: string(typ), body: body, honest: true}
+	switch rng.IntN(12) {
+	case 0: // truncated body
+		d.body, d.honest = body[:rng.IntN(len(body))], false
+	case 1: // trailing bytes
+		d.body, d.honest = body+[]string{" {}", "x", ",", "}"}[rng.IntN(4)], false
+	case 2: // the dot moved from the type into the id
+		d.shift, d.honest = true, false
+	case 3: // another type in the header
+		d.typ, d.honest = string(allEventTypes[rng.IntN(len(allEventTypes))]), false
+		d.honest = d.typ == string(typ)
+	case 4: // an id that is not a UUID
+		d.id, d.honest = []string{"evt-1", id[:35], id + "0", strings.ReplaceAll(id, "-", "")}[rng.IntN(4)], false
+	case 5: // an unknown type of the same form, bound to the body
+		d.typ = "app" + strconv.Itoa(rng.IntN(9)) + "." + topic + "." + name
+	case 6: // one byte changed anywhere in the body
+		b := []byte(body)
+		b[rng.IntN(len(b))] = byte(rng.IntN(128))
+		d.body = string(b)
+		d.honest = d.body == body
+	}
+	return d
 }

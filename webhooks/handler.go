@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 )
 
@@ -20,7 +19,8 @@ const releaseTimeout = 10 * time.Second
 //
 //   - 405 with "Allow: POST" to other methods;
 //   - 413 when the body exceeds the limit (WithMaxBodyBytes, default 1 MiB);
-//   - 400 with a generic body when verification fails;
+//   - 400 with a generic body when verification fails (the reason is
+//     logged, see WithLogger);
 //   - 200 to a duplicate, without calling fn (any other status would make
 //     the platform retry it for hours);
 //   - 500 when the DedupStore fails, or when fn fails or panics: the claim
@@ -28,8 +28,9 @@ const releaseTimeout = 10 * time.Second
 //     processed;
 //   - 204 when fn succeeds.
 //
-// The platform waits at most 1 second for an answer; when fn can be slow use
-// AsyncHandler.
+// It is the simple default: the platform gets its 2xx only once fn has
+// succeeded. The platform waits at most 1 second for an answer; when fn can
+// be slow use AsyncHandler.
 func (v *Verifier) Handler(fn func(context.Context, *Event) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ev, ok := v.accept(w, r)
@@ -80,26 +81,29 @@ func (v *Verifier) accept(w http.ResponseWriter, r *http.Request) (*Event, bool)
 	return nil, false
 }
 
-// readBody reads the body through a limit; a Content-Length that announces
-// too much fails before reading.
+// readBody reads the body through http.MaxBytesReader into a buffer that
+// grows with what arrives: a declared Content-Length is never trusted for
+// sizing, so a client that announces a large body and sends little holds
+// little memory. A Content-Length over the limit fails before reading.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, &http.MaxBytesError{Limit: limit}
 	}
-	body := http.MaxBytesReader(w, r.Body, limit)
-	if r.ContentLength >= 0 {
-		buf := make([]byte, r.ContentLength)
-		if _, err := io.ReadFull(body, buf); err != nil {
-			return nil, err
-		}
-		return buf, nil
-	}
-	return io.ReadAll(body)
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 }
 
-// run calls fn, turns a panic into an error, and releases the claim on the
-// event id when fn fails.
-func (v *Verifier) run(ctx context.Context, fn func(context.Context, *Event) error, ev *Event) (err error) {
+// run calls fn and releases the claim on the event id when fn fails or
+// panics.
+func (v *Verifier) run(ctx context.Context, fn func(context.Context, *Event) error, ev *Event) error {
+	err := v.call(ctx, fn, ev)
+	if err != nil {
+		v.release(ctx, ev.ID)
+	}
+	return err
+}
+
+// call calls fn, turns a panic into an error, and logs a failure.
+func (v *Verifier) call(ctx context.Context, fn func(context.Context, *Event) error, ev *Event) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("webhooks: handler panicked: %v", p)
@@ -108,172 +112,33 @@ func (v *Verifier) run(ctx context.Context, fn func(context.Context, *Event) err
 			v.logger.LogAttrs(ctx, slog.LevelError, "webhooks: event processing failed",
 				slog.String("event_id", ev.ID), slog.String("event_type", string(ev.Type)),
 				slog.String("error", err.Error()))
-			v.release(ctx, ev)
 		}
 	}()
 	return fn(ctx, ev)
 }
 
-// release releases the claim on ev's id even when ctx has ended, and logs a
+// release releases the claim on id even when ctx has ended, and logs a
 // failure.
-func (v *Verifier) release(ctx context.Context, ev *Event) {
+func (v *Verifier) release(ctx context.Context, id string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 	defer cancel()
-	if err := v.Release(ctx, ev.ID); err != nil {
+	if err := v.Release(ctx, id); err != nil {
 		v.logger.LogAttrs(ctx, slog.LevelError, "webhooks: cannot release event id; its redelivery will be taken for a duplicate until the claim expires",
-			slog.String("event_id", ev.ID), slog.String("error", err.Error()))
+			slog.String("event_id", id), slog.String("error", err.Error()))
 	}
 }
 
-// AsyncOption configures an AsyncHandler.
-type AsyncOption func(*asyncConfig)
-
-type asyncConfig struct {
-	workers, queue int
-	base           context.Context
-}
-
-// WithWorkers sets how many events an AsyncHandler processes at once
-// (default 4).
-func WithWorkers(n int) AsyncOption {
-	return func(c *asyncConfig) { c.workers = n }
-}
-
-// WithQueueSize sets how many verified events may wait for a worker (default
-// 64); a delivery that finds the queue full is answered 503.
-func WithQueueSize(n int) AsyncOption {
-	return func(c *asyncConfig) { c.queue = n }
-}
-
-// WithBaseContext sets the context fn runs in (default
-// context.Background()); Shutdown cancels it when its own ctx ends first.
-func WithBaseContext(ctx context.Context) AsyncOption {
-	return func(c *asyncConfig) { c.base = ctx }
-}
-
-// AsyncHandler acknowledges deliveries as soon as they are verified and
-// processes them in a bounded pool of workers, for receivers whose
-// processing can take longer than the platform's 1-second deadline. Build it
-// with (*Verifier).AsyncHandler.
-type AsyncHandler struct {
-	v      *Verifier
-	fn     func(context.Context, *Event) error
-	ctx    context.Context
-	cancel context.CancelFunc
-
-	mu     sync.RWMutex
-	closed bool
-	queue  chan *Event
-	done   chan struct{} // closed when every worker has returned
-}
-
-// AsyncHandler returns a handler that answers like Handler up to
-// verification, then queues the event and answers 202 at once. Workers call
-// fn for each queued event; when fn fails or panics, the failure is logged
-// (see WithLogger) and the claim on the event id is released, so the
-// platform's retry is accepted and processed. When the queue is full the
-// delivery is answered 503 and its claim released: the platform retries it
-// and nothing is lost. Call Shutdown to stop it.
-func (v *Verifier) AsyncHandler(fn func(context.Context, *Event) error, opts ...AsyncOption) *AsyncHandler {
-	cfg := asyncConfig{workers: 4, queue: 64, base: context.Background()}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	cfg.workers = max(cfg.workers, 1)
-	cfg.queue = max(cfg.queue, 0)
-	if cfg.base == nil {
-		cfg.base = context.Background()
-	}
-	a := &AsyncHandler{
-		v:     v,
-		fn:    fn,
-		queue: make(chan *Event, cfg.queue),
-		done:  make(chan struct{}),
-	}
-	a.ctx, a.cancel = context.WithCancel(cfg.base)
-	var wg sync.WaitGroup
-	for range cfg.workers {
-		wg.Go(a.work)
-	}
-	go func() {
-		wg.Wait()
-		close(a.done)
-	}()
-	return a
-}
-
-// ServeHTTP implements http.Handler.
-func (a *AsyncHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if a.isClosed() {
-		unavailable(w, "shutting down")
-		return
-	}
-	ev, ok := a.v.accept(w, r)
+// extend keeps the claim on id alive for another claim ttl, when the
+// DedupStore can (Extender), and logs a failure.
+func (v *Verifier) extend(ctx context.Context, id string) {
+	x, ok := v.dedup.(Extender)
 	if !ok {
 		return
 	}
-	if !a.enqueue(ev) {
-		a.v.release(r.Context(), ev)
-		unavailable(w, "busy")
-		return
-	}
-	w.WriteHeader(http.StatusAccepted)
-}
-
-func unavailable(w http.ResponseWriter, why string) {
-	http.Error(w, "webhook receiver "+why+", retry later", http.StatusServiceUnavailable)
-}
-
-func (a *AsyncHandler) isClosed() bool {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	return a.closed
-}
-
-// enqueue queues ev unless the queue is full or the handler is shut down.
-func (a *AsyncHandler) enqueue(ev *Event) bool {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	if a.closed {
-		return false
-	}
-	select {
-	case a.queue <- ev:
-		return true
-	default:
-		return false
-	}
-}
-
-func (a *AsyncHandler) work() {
-	for ev := range a.queue {
-		if a.ctx.Err() != nil {
-			// Shutdown gave up waiting: hand the event back to the platform.
-			a.v.release(a.ctx, ev)
-			continue
-		}
-		_ = a.v.run(a.ctx, a.fn, ev)
-	}
-}
-
-// Shutdown stops accepting deliveries (they are answered 503, so the
-// platform retries them later) and waits until the queued events are
-// processed. When ctx ends first it returns ctx's error, cancels the context
-// of the events being processed, and releases the claims of the events still
-// queued, in the background, so that their redeliveries are accepted.
-func (a *AsyncHandler) Shutdown(ctx context.Context) error {
-	a.mu.Lock()
-	if !a.closed {
-		a.closed = true
-		close(a.queue)
-	}
-	a.mu.Unlock()
-	select {
-	case <-a.done:
-		a.cancel()
-		return nil
-	case <-ctx.Done():
-		a.cancel()
-		return ctx.Err()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+	defer cancel()
+	if err := x.Extend(ctx, id, v.claimTTL()); err != nil {
+		v.logger.LogAttrs(ctx, slog.LevelWarn, "webhooks: cannot extend the claim on an event id",
+			slog.String("event_id", id), slog.String("error", err.Error()))
 	}
 }

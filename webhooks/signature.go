@@ -3,7 +3,6 @@ package webhooks
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"hash"
 	"net/http"
@@ -32,11 +31,9 @@ const maxSignatures = 8
 // a delivery that lacks a signed header.
 func Sign(secret string, t time.Time, h http.Header, body []byte) string {
 	ts := strconv.FormatInt(t.Unix(), 10)
-	sig := signature{t: ts, h: signedHeaders}
-	w := macWriter{mac: hmac.New(sha256.New, []byte(secret))}
-	_ = w.writeSigned(&sig, h, body, new(signedValues))
-	sum := w.mac.Sum(nil)
-	return "t=" + ts + ",h=" + signedHeaders + ",v1=" + hex.EncodeToString(sum)
+	mac := hmac.New(sha256.New, []byte(secret))
+	writeSigned(mac, nil, ts, signedHeaders, h, body)
+	return "t=" + ts + ",h=" + signedHeaders + ",v1=" + hex.EncodeToString(mac.Sum(nil))
 }
 
 // signature is a parsed X-Event-Signature value. Its strings share memory
@@ -45,157 +42,92 @@ type signature struct {
 	t    string // as sent, digits only
 	unix int64
 	h    string // as sent
-	v1   [maxSignatures]string
+	v1   [maxSignatures][sha256.Size]byte
 	n    int // number of v1 values
 }
+
+// sigError is a reason a signature header is malformed; Verify wraps it in
+// ErrMalformedSignature.
+type sigError string
+
+func (e sigError) Error() string { return string(e) }
 
 // parseSignature parses an X-Event-Signature value strictly: comma-separated
 // key=value pairs without white space, t (decimal seconds), h (signed header
 // names separated by single spaces) and v1 (64 hex digits, several allowed)
 // present and non-empty, t and h once each. Other keys of the form v<digits>
 // are later signature schemes and are ignored; any other key is an error.
-// Errors are constant strings; Verify wraps them in ErrMalformedSignature.
 func parseSignature(value string, sig *signature) error {
 	if value == "" {
-		return scanError("header missing or empty")
+		return sigError("header missing or empty")
 	}
 	*sig = signature{}
-	for i := 0; ; i++ {
-		k := i
-		for i < len(value) && value[i] != '=' && value[i] != ',' {
-			i++
+	for pair := range strings.SplitSeq(value, ",") {
+		k, v, ok := strings.Cut(pair, "=")
+		if !ok || v == "" {
+			return sigError("pair without value")
 		}
-		if i == len(value) || value[i] == ',' {
-			return scanError("pair without value")
-		}
-		key := value[k:i]
-		i++
-		end := strings.IndexByte(value[i:], ',')
-		if end < 0 {
-			end = len(value) - i
-		}
-		if err := sig.pair(key, value[i:i+end]); err != nil {
+		if err := sig.pair(k, v); err != nil {
 			return err
-		}
-		if i += end; i == len(value) {
-			break
 		}
 	}
 	switch {
 	case sig.t == "":
-		return scanError("t missing")
+		return sigError("t missing")
 	case sig.h == "":
-		return scanError("h missing")
+		return sigError("h missing")
 	case sig.n == 0:
-		return scanError("v1 missing")
+		return sigError("v1 missing")
 	}
 	return nil
 }
 
 func (sig *signature) pair(k, v string) error {
-	if v == "" {
-		return scanError("pair without value")
-	}
 	switch {
 	case k == "t":
 		if sig.t != "" {
-			return scanError("t repeated")
+			return sigError("t repeated")
 		}
-		n, ok := parseUnix(v)
-		if !ok {
-			return scanError("t is not a decimal timestamp")
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || !allDigits(v) || len(v) > 18 { // far beyond any tolerance
+			return sigError("t is not a decimal timestamp")
 		}
 		sig.t, sig.unix = v, n
 	case k == "h":
 		if sig.h != "" {
-			return scanError("h repeated")
+			return sigError("h repeated")
 		}
-		if v != signedHeaders && !validHeaderList(v) {
-			return scanError("h is not a space-separated list of header names")
+		if !validHeaderList(v) {
+			return sigError("h is not a space-separated list of header names")
 		}
 		sig.h = v
 	case k == "v1":
-		if len(v) != 2*sha256.Size || !allHex(v) {
-			return scanError("v1 is not 64 hex digits")
-		}
 		if sig.n == maxSignatures {
-			return scanError("too many v1 values")
+			return sigError("too many v1 values")
 		}
-		sig.v1[sig.n] = v
+		if len(v) != 2*sha256.Size {
+			return sigError("v1 is not 64 hex digits")
+		}
+		if _, err := hex.Decode(sig.v1[sig.n][:], []byte(v)); err != nil {
+			return sigError("v1 is not 64 hex digits")
+		}
 		sig.n++
 	case len(k) > 1 && k[0] == 'v' && allDigits(k[1:]):
 		// A signature scheme this package does not know; v1 decides.
 	default:
-		return scanError("unknown key")
+		return sigError("unknown key")
 	}
 	return nil
 }
 
-// parseUnix parses 1 to 18 decimal digits (which cannot overflow int64).
-func parseUnix(s string) (int64, bool) {
-	if len(s) == 0 || len(s) > 18 {
-		return 0, false
-	}
-	var n int64
-	for i := 0; i < len(s); i++ {
-		c := s[i] - '0'
-		if c > 9 {
-			return 0, false
-		}
-		n = n*10 + int64(c)
-	}
-	return n, true
-}
-
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
+		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
 	}
 	return len(s) > 0
 }
-
-func allHex(s string) bool {
-	for ; len(s) >= 8; s = s[8:] {
-		if !hex8(uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56) {
-			return false
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		if hexValue[s[i]] > 15 {
-			return false
-		}
-	}
-	return true
-}
-
-// hex8 reports whether all 8 bytes of x are hex digits. Each byte is
-// compared in its low 7 bits, where adding up to 0x7f carries into no other
-// byte.
-func hex8(x uint64) bool {
-	const l7 = 0x7f7f7f7f7f7f7f7f
-	y := x & l7
-	low := y | lsb*0x20 // 'A'-'F' as 'a'-'f'
-	digit := (y + lsb*(0x80-'0')) &^ (y + lsb*(0x80-'9'-1))
-	letter := (low + lsb*(0x80-'a')) &^ (low + lsb*(0x80-'f'-1))
-	return (digit|letter)&msb == msb && x&msb == 0
-}
-
-// hexValue maps hex digits to their value and every other byte to 0xff.
-var hexValue = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xff
-	}
-	for i, c := range "0123456789abcdef" {
-		t[c] = byte(i)
-		if c >= 'a' {
-			t[c-'a'+'A'] = byte(i)
-		}
-	}
-	return t
-}()
 
 // validHeaderList accepts header names (HTTP token characters) separated by
 // single spaces.
@@ -214,34 +146,20 @@ func validHeaderList(s string) bool {
 }
 
 func isTokenChar(c byte) bool {
-	if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) {
+	if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
 		return true
 	}
 	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
 // headerValue returns the first value of the header name, matched
-// case-insensitively, without allocating in the common case.
+// case-insensitively, also among keys set on the map without
+// canonicalizing them.
 func headerValue(h http.Header, name string) (string, bool) {
-	var buf [64]byte
-	if len(name) <= len(buf) {
-		b := buf[:len(name)]
-		upper := true
-		for i := 0; i < len(name); i++ {
-			c := name[i]
-			if upper && 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
-			} else if !upper && 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			b[i] = c
-			upper = c == '-'
-		}
-		if vs, ok := h[string(b)]; ok && len(vs) > 0 {
-			return vs[0], true
-		}
+	if vs := h[http.CanonicalHeaderKey(name)]; len(vs) > 0 {
+		return vs[0], true
 	}
-	for k, vs := range h { // keys set on the map without canonicalizing
+	for k, vs := range h {
 		if len(vs) > 0 && strings.EqualFold(k, name) {
 			return vs[0], true
 		}
@@ -249,109 +167,18 @@ func headerValue(h http.Header, name string) (string, bool) {
 	return "", false
 }
 
-// canonicalValue is headerValue for a name in canonical form, such as the
-// package's header name constants: one map lookup in the common case.
-func canonicalValue(h http.Header, name string) (string, bool) {
-	if vs, ok := h[name]; ok && len(vs) > 0 {
-		return vs[0], true
+// writeSigned writes the signed string, t "." h "." values "." body, into
+// mac, building its head in buf. It reports false when a header named in h
+// is missing from the request (Sign signs it as empty).
+func writeSigned(mac hash.Hash, buf []byte, t, names string, h http.Header, body []byte) bool {
+	all := true
+	buf = append(append(append(buf[:0], t...), '.'), names...)
+	for name := range strings.SplitSeq(names, " ") {
+		v, ok := headerValue(h, name)
+		all = all && ok
+		buf = append(append(buf, '.'), v...)
 	}
-	return headerValue(h, name)
-}
-
-// macWriter feeds strings into a MAC through a fixed buffer, so that no
-// string is converted (and copied) into a new byte slice.
-type macWriter struct {
-	mac hash.Hash
-	buf [256]byte
-	n   int
-	sum [sha256.Size]byte
-}
-
-func (w *macWriter) str(s string) {
-	for len(s) > 0 {
-		if w.n == len(w.buf) {
-			w.flush()
-		}
-		c := copy(w.buf[w.n:], s)
-		w.n += c
-		s = s[c:]
-	}
-}
-
-func (w *macWriter) byte(c byte) {
-	if w.n == len(w.buf) {
-		w.flush()
-	}
-	w.buf[w.n] = c
-	w.n++
-}
-
-func (w *macWriter) flush() {
-	w.mac.Write(w.buf[:w.n])
-	w.n = 0
-}
-
-// missingHeader is returned by writeSigned when a header named in h is not
-// in the request.
-const missingHeader = scanError("a header named in h is missing")
-
-// signedValues are the values of the headers that events carry, found
-// while writing the signed headers into the MAC.
-type signedValues struct {
-	id, typ       string
-	haveID, haveT bool
-}
-
-// writeSigned writes t "." h "." values "." body into the MAC. It stops with
-// missingHeader when a named header is absent (Sign signs it as empty). It
-// records in hv the event id and type when h names them.
-func (w *macWriter) writeSigned(sig *signature, h http.Header, body []byte, hv *signedValues) error {
-	var err error
-	w.str(sig.t)
-	w.byte('.')
-	w.str(sig.h)
-	if sig.h == signedHeaders { // what the platform sends: no name to fold
-		ct, ok1 := canonicalValue(h, "Content-Type")
-		hv.id, hv.haveID = canonicalValue(h, EventIDHeader)
-		hv.typ, hv.haveT = canonicalValue(h, EventTypeHeader)
-		if !ok1 || !hv.haveID || !hv.haveT {
-			err = missingHeader
-		}
-		w.byte('.')
-		w.str(ct)
-		w.byte('.')
-		w.str(hv.id)
-		w.byte('.')
-		w.str(hv.typ)
-	} else {
-		for name := range strings.SplitSeq(sig.h, " ") {
-			w.byte('.')
-			v, ok := headerValue(h, name)
-			if !ok {
-				err = missingHeader
-			}
-			w.str(v)
-		}
-	}
-	w.byte('.')
-	w.flush()
-	w.mac.Write(body)
-	return err
-}
-
-// decodeHex decodes 64 hex digits (checked by parseSignature) into dst,
-// 8 digits per step: a digit's value is its low nibble, plus 9 for a
-// letter (bit 6 set), and the nibbles of each pair are then packed into
-// one byte.
-func decodeHex(dst *[sha256.Size]byte, s string) {
-	_ = s[2*sha256.Size-1]
-	for k := 0; k < len(dst); k += 4 {
-		j := 2 * k
-		x := uint64(s[j]) | uint64(s[j+1])<<8 | uint64(s[j+2])<<16 | uint64(s[j+3])<<24 |
-			uint64(s[j+4])<<32 | uint64(s[j+5])<<40 | uint64(s[j+6])<<48 | uint64(s[j+7])<<56
-		v := x&(lsb*0x0f) + (x>>6)&lsb*9
-		v = (v<<4 | v>>8) & 0x00ff00ff00ff00ff
-		v = (v | v>>8) & 0x0000ffff0000ffff
-		binary.LittleEndian.PutUint32(dst[k:], uint32(v|v>>16))
-	}
+	mac.Write(append(buf, '.'))
+	mac.Write(body)
+	return all
 }

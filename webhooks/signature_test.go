@@ -276,7 +276,7 @@ func TestSignVerifyRoundTrip(t *testing.T) {
 	now := time.Unix(vecUnix, 0)
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
-	h.Set("X-Event-Id", "id-1")
+	h.Set("X-Event-Id", uid("1"))
 	h.Set("X-Event-Type", string(webhooks.SubscriptionTest))
 	body := []byte(`{"topic":"subscription","eventType":"test","payload":"hello"}`)
 	h.Set("X-Event-Signature", webhooks.Sign(vecSecret, now, h, body))

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/subtle"
 	"errors"
 	"fmt"
+	"hash"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -16,9 +18,9 @@ import (
 // one of them with errors.Is; a DedupStore failure matches none.
 var (
 	// ErrMalformedSignature: the X-Event-Signature header is missing or
-	// malformed (t, h or v1 missing, repeated t or h, unknown keys, empty
+	// malformed: t, h or v1 missing, repeated t or h, unknown keys, empty
 	// values, a t that is not decimal seconds, a v1 that is not 64 hex
-	// digits), or replay protection is on and X-Event-Id is missing.
+	// digits.
 	ErrMalformedSignature = errors.New("webhooks: malformed X-Event-Signature")
 	// ErrStaleTimestamp: t is further from the verifier's clock than the
 	// tolerance, in either direction.
@@ -29,10 +31,10 @@ var (
 	// ErrDuplicateEvent: the event id was already claimed, by an earlier
 	// delivery that was processed or is being processed.
 	ErrDuplicateEvent = errors.New("webhooks: duplicate event")
-	// ErrInvalidPayload: the signature is valid but the body is not an event
-	// object: not a JSON object, known fields of the wrong JSON type, or
-	// malformed JSON in the part of the body that decoding reads (see
-	// ParseEvent).
+	// ErrInvalidPayload: the signature is valid but the body is not exactly
+	// one JSON object of an event's shape: malformed or truncated JSON,
+	// anything after the object, known fields of the wrong JSON type, or an
+	// eventTime that is not a date in a known zone.
 	ErrInvalidPayload = errors.New("webhooks: invalid event payload")
 )
 
@@ -57,7 +59,7 @@ type Verifier struct {
 	dedupSet  bool
 	maxBody   int64
 	logger    *slog.Logger
-	macs      sync.Pool // of *macWriter keyed with key
+	macs      sync.Pool // of *macState keyed with key
 }
 
 // VerifierOption configures a Verifier.
@@ -126,7 +128,7 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 		v.logger = slog.New(slog.DiscardHandler)
 	}
 	v.macs.New = func() any {
-		return &macWriter{mac: hmac.New(sha256.New, v.key)}
+		return &macState{mac: hmac.New(sha256.New, v.key), buf: make([]byte, 0, 256)}
 	}
 	return v, nil
 }
@@ -134,18 +136,19 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 // Verify checks a delivery in the specification's order and decodes it:
 // the X-Event-Signature header (ErrMalformedSignature), its timestamp
 // (ErrStaleTimestamp), the signature over the headers named in h, read
-// case-insensitively, and body (ErrSignatureMismatch), the body
-// (ErrInvalidPayload), and last the event id, which it claims in the
-// DedupStore for twice the tolerance (ErrDuplicateEvent). A store failure is
-// returned wrapped and matches none of these errors.
+// case-insensitively, and body (ErrSignatureMismatch), the body, which must
+// be exactly one JSON object of the event's shape (ErrInvalidPayload), the
+// event headers against the body (ErrHeaderMismatch), and last the event id,
+// which it claims in the DedupStore for twice the tolerance
+// (ErrDuplicateEvent). A store failure is returned wrapped and matches none
+// of these errors.
 //
 // A caller that fails to process the event must call Release, so that the
 // platform's retry is accepted. The returned Event's Raw shares memory with
-// body. Decoding reads the body only up to the last field an Event carries,
-// as ParseEvent describes; json.Valid(ev.Raw) checks the rest when needed.
+// body.
 func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Event, error) {
 	var sig signature
-	sigValue, _ := canonicalValue(h, SignatureHeader)
+	sigValue, _ := headerValue(h, SignatureHeader)
 	if err := parseSignature(sigValue, &sig); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformedSignature, err)
 	}
@@ -153,29 +156,22 @@ func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Eve
 	if d := now.Sub(time.Unix(sig.unix, 0)); d > v.tolerance || d < -v.tolerance {
 		return nil, fmt.Errorf("%w: t=%d, clock %d", ErrStaleTimestamp, sig.unix, now.Unix())
 	}
-	var hv signedValues
-	if !v.signatureMatches(&sig, h, body, &hv) {
+	if !v.signatureMatches(&sig, h, body) {
 		return nil, ErrSignatureMismatch
 	}
-	id, typ := hv.id, hv.typ
-	if !hv.haveID {
-		id, _ = canonicalValue(h, EventIDHeader)
-	}
-	if !hv.haveT {
-		typ, _ = canonicalValue(h, EventTypeHeader)
-	}
-	if id == "" && v.dedup != nil {
-		return nil, fmt.Errorf("%w: %s header missing; replay protection needs it",
-			ErrMalformedSignature, EventIDHeader)
-	}
+	id, _ := headerValue(h, EventIDHeader)
+	typ, _ := headerValue(h, EventTypeHeader)
 	ev, err := decodeEvent(id, EventType(typ), body)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkBinding(ev); err != nil {
 		return nil, err
 	}
 	if v.dedup == nil {
 		return ev, nil
 	}
-	ok, err := v.dedup.Claim(ctx, id, 2*v.tolerance)
+	ok, err := v.dedup.Claim(ctx, id, v.claimTTL())
 	if err != nil {
 		return nil, fmt.Errorf("webhooks: claim event id: %w", err)
 	}
@@ -185,26 +181,33 @@ func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Eve
 	return ev, nil
 }
 
-// signatureMatches computes the HMAC once and compares it with every v1.
-// It records in hv the header values it read that events carry.
-func (v *Verifier) signatureMatches(sig *signature, h http.Header, body []byte, hv *signedValues) bool {
-	w := v.macs.Get().(*macWriter)
-	defer v.macs.Put(w)
-	w.mac.Reset()
-	w.n = 0
-	if err := w.writeSigned(sig, h, body, hv); err != nil {
+// claimTTL is how long Verify claims an event id: twice the tolerance, so
+// that a replay is refused for as long as its timestamp is accepted.
+func (v *Verifier) claimTTL() time.Duration { return 2 * v.tolerance }
+
+// macState is a MAC keyed with the verifier's secret and a buffer for the
+// head of the signed string, reused through a pool.
+type macState struct {
+	mac hash.Hash
+	buf []byte
+}
+
+// signatureMatches computes the HMAC once and compares it with every v1,
+// all of them, so that the time taken does not depend on which matched.
+func (v *Verifier) signatureMatches(sig *signature, h http.Header, body []byte) bool {
+	st := v.macs.Get().(*macState)
+	defer v.macs.Put(st)
+	st.mac.Reset()
+	if !writeSigned(st.mac, st.buf, sig.t, sig.h, h, body) {
 		return false
 	}
-	got := w.mac.Sum(w.sum[:0])
-	var want [sha256.Size]byte
-	match := false
-	for _, s := range sig.v1[:sig.n] {
-		decodeHex(&want, s)
-		if hmac.Equal(got, want[:]) {
-			match = true // keep comparing: time does not depend on which matched
-		}
+	var sum [sha256.Size]byte
+	got := st.mac.Sum(sum[:0])
+	match := 0
+	for i := range sig.n {
+		match |= subtle.ConstantTimeCompare(got, sig.v1[i][:])
 	}
-	return match
+	return match == 1
 }
 
 // Release forgets the claim on eventID so that a redelivery is accepted.
@@ -224,7 +227,8 @@ func (v *Verifier) Release(ctx context.Context, eventID string) error {
 // delivery, as opposed to a failure of the receiver.
 func isRejection(err error) bool {
 	return errors.Is(err, ErrMalformedSignature) || errors.Is(err, ErrStaleTimestamp) ||
-		errors.Is(err, ErrSignatureMismatch) || errors.Is(err, ErrInvalidPayload)
+		errors.Is(err, ErrSignatureMismatch) || errors.Is(err, ErrInvalidPayload) ||
+		errors.Is(err, ErrHeaderMismatch)
 }
 
 // String describes the verifier by its settings; the secret shows as

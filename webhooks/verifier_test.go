@@ -2,6 +2,8 @@ package webhooks_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"testing"
@@ -9,6 +11,13 @@ import (
 
 	"github.com/signkit/signkit-go/webhooks"
 )
+
+// uid derives a UUID from name, so that tests can name their events.
+func uid(name string) string {
+	s := sha256.Sum256([]byte(name))
+	x := hex.EncodeToString(s[:16])
+	return x[:8] + "-" + x[8:12] + "-4" + x[13:16] + "-a" + x[17:20] + "-" + x[20:32]
+}
 
 // signed returns headers for body signed at vecUnix with the event id id.
 func signed(id string, typ webhooks.EventType, body string) http.Header {
@@ -121,14 +130,16 @@ func TestVerifyInvalidPayloadKeepsNoClaim(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	v := newVerifier(t)
-	for _, body := range []string{`not json`, `[]`, `"x"`, `{"topic":1}`, `{"payload":{"id":"531"}}`, `{} {}`, ``} {
-		h := signed("evt-bad", webhooks.CaseFileCompleted, body)
+	for _, body := range []string{`not json`, `[]`, `"x"`, `{"topic":1}`, `{"payload":{"id":"531"}}`, `{} {}`, ``,
+		`{"topic":"casefile","eventType":"completed","payload":{"id":531,"status":5}`,
+		`{"topic":"casefile","eventType":"completed","payload":{"id":531,"status":5}}x`} {
+		h := signed(uid("bad"), webhooks.CaseFileCompleted, body)
 		if _, err := v.Verify(ctx, h, []byte(body)); !errors.Is(err, webhooks.ErrInvalidPayload) {
 			t.Fatalf("%q: %v", body, err)
 		}
 	}
 	good := `{"topic":"casefile","eventType":"completed","payload":{"id":1,"status":5}}`
-	if _, err := v.Verify(ctx, signed("evt-bad", webhooks.CaseFileCompleted, good), []byte(good)); err != nil {
+	if _, err := v.Verify(ctx, signed(uid("bad"), webhooks.CaseFileCompleted, good), []byte(good)); err != nil {
 		t.Fatalf("the id was kept after invalid payloads: %v", err)
 	}
 }
@@ -142,7 +153,8 @@ func TestVerifyStoreErrorIsWrapped(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	for _, s := range []error{webhooks.ErrMalformedSignature, webhooks.ErrStaleTimestamp,
-		webhooks.ErrSignatureMismatch, webhooks.ErrDuplicateEvent, webhooks.ErrInvalidPayload} {
+		webhooks.ErrSignatureMismatch, webhooks.ErrDuplicateEvent, webhooks.ErrInvalidPayload,
+		webhooks.ErrHeaderMismatch} {
 		if errors.Is(err, s) {
 			t.Fatalf("store error matches %v", s)
 		}
@@ -152,20 +164,28 @@ func TestVerifyStoreErrorIsWrapped(t *testing.T) {
 	}
 }
 
+// The event headers are required and well formed even when the signature
+// does not cover them, and whether or not replay checks are on.
 func TestVerifyMissingEventID(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	body := `{"topic":"casefile","eventType":"completed"}`
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
+	h.Set("X-Event-Type", string(webhooks.CaseFileCompleted))
 	mac := hmacHex(vecSecret, "1763805600.content-type.application/json."+body)
 	h.Set("X-Event-Signature", "t=1763805600,h=content-type,v1="+mac)
-	if _, err := newVerifier(t).Verify(ctx, h, []byte(body)); !errors.Is(err, webhooks.ErrMalformedSignature) {
-		t.Fatalf("dedup on: %v", err)
+	for name, v := range map[string]*webhooks.Verifier{
+		"dedup on":  newVerifier(t),
+		"dedup off": newVerifier(t, webhooks.WithDedup(nil)),
+	} {
+		if _, err := v.Verify(ctx, h, []byte(body)); !errors.Is(err, webhooks.ErrHeaderMismatch) {
+			t.Fatalf("%s: %v", name, err)
+		}
 	}
-	ev, err := newVerifier(t, webhooks.WithDedup(nil)).Verify(ctx, h, []byte(body))
-	if err != nil || ev.ID != "" {
-		t.Fatalf("dedup off: %v, %v", ev, err)
+	h.Set("X-Event-Id", vecID)
+	if ev, err := newVerifier(t, webhooks.WithDedup(nil)).Verify(ctx, h, []byte(body)); err != nil || ev.ID != vecID {
+		t.Fatalf("with the id: %v, %v", ev, err)
 	}
 	if err := newVerifier(t, webhooks.WithDedup(nil)).Release(ctx, "x"); err != nil {
 		t.Fatal(err)

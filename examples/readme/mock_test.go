@@ -16,6 +16,7 @@ import (
 	"github.com/signkit/signkit-go/mockserver"
 	"github.com/signkit/signkit-go/webhooks"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"
+	"github.com/signkit/signkit-go/webhooks/redisqueue"
 )
 
 // TestOnboarding is the README's test against the mock server on loopback.
@@ -71,21 +72,26 @@ func TestCaseFileWait(t *testing.T) {
 func receiveWebhooks(ctx context.Context, srv *http.Server, fetchSignedPDFs func(context.Context, int64) error) error {
 	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379"})
 	defer rdb.Close()
+	q, err := redisqueue.New(ctx, rdb) // stream, consumer group and dead-letter stream
+	if err != nil {
+		return err
+	}
 	v, err := webhooks.NewVerifier(os.Getenv("WEBHOOK_SECRET"), webhooks.WithDedup(redisdedup.New(rdb)))
 	if err != nil {
 		return err
 	}
-	h := v.AsyncHandler(func(ctx context.Context, ev *webhooks.Event) error {
+	h := v.AsyncHandler(q, func(ctx context.Context, ev *webhooks.Event) error {
 		if ev.Type == webhooks.CaseFileCompleted {
-			return fetchSignedPDFs(ctx, ev.CaseFile.ID) // an error makes the platform retry
+			return fetchSignedPDFs(ctx, ev.CaseFile.ID) // an error is retried, then dead-lettered
 		}
 		return nil
 	})
 	mux := http.NewServeMux()
-	mux.Handle("POST /webhooks", h) // verified deliveries are answered 202 at once
+	mux.Handle("POST /webhooks", h) // answered 202 once the event is in the stream
 	srv.Handler = mux
 	go srv.ListenAndServe()
 	<-ctx.Done()
-	_ = srv.Shutdown(context.Background())  // first stop taking deliveries,
-	return h.Shutdown(context.Background()) // then finish the queued events
+	_ = srv.Shutdown(context.Background()) // first stop taking deliveries,
+	_, err = h.Shutdown(context.Background())
+	return err // then finish the events in hand
 }

@@ -1,7 +1,8 @@
 // Command webhook-receiver is a production-shaped receiver of the platform's
 // webhook events: an HTTP server with timeouts that verifies every delivery
-// (signature, timestamp, replay), acknowledges it at once and processes it in
-// a bounded pool of workers, logs JSON with log/slog, and shuts down
+// (signature, timestamp, replay, headers against the body), acknowledges it
+// once it is queued, processes it in a bounded pool of workers with retries
+// and a dead-letter list, logs JSON with log/slog, and shuts down
 // gracefully on SIGTERM or SIGINT, finishing the events it has accepted.
 //
 //	WEBHOOK_SECRET=... go run ./examples/webhook-receiver -addr :8080
@@ -11,8 +12,10 @@
 //	-addr, WEBHOOK_ADDR   listen address (default :8080)
 //	-path, WEBHOOK_PATH   path that receives deliveries (default /webhooks)
 //	WEBHOOK_SECRET        the subscription's secret (required; never logged)
-//	REDIS_URL             redis://… to share replay protection between
-//	                      instances (package webhooks/redisdedup); memory otherwise
+//	REDIS_URL             redis://… for a durable queue and replay protection
+//	                      shared between instances (packages webhooks/redisqueue
+//	                      and webhooks/redisdedup); memory otherwise, which a
+//	                      crash loses
 //
 // Subscribe its public https URL with client.Webhooks.CreateSubscription and
 // give it the secret of the answer.

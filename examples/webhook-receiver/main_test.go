@@ -120,7 +120,7 @@ func exercise(t *testing.T, url string, logs *logBuffer) {
 	if got := deliver(t, url+"/webhooks", testSecret, id, webhooks.CaseFileCompleted, body); got != http.StatusOK {
 		t.Errorf("duplicate answered %d, want 200 (acknowledged, not processed)", got)
 	}
-	if got := deliver(t, url+"/webhooks", "wrong-secret", "other-id", webhooks.CaseFileCompleted, body); got != http.StatusBadRequest {
+	if got := deliver(t, url+"/webhooks", "wrong-secret", "7a1e2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b", webhooks.CaseFileCompleted, body); got != http.StatusBadRequest {
 		t.Errorf("forged delivery answered %d, want 400", got)
 	}
 	resp, err := http.Get(url + "/healthz")
@@ -177,7 +177,7 @@ func TestReceiverWithRedisDedup(t *testing.T) {
 	t.Parallel()
 	addr := redistest.Start(t)
 	url, logs, cancel, done := startRun(t, map[string]string{"WEBHOOK_SECRET": testSecret, "REDIS_URL": "redis://" + addr + "/0"})
-	if logs.count(t, "replay protection in Redis", "") != 1 {
+	if logs.count(t, "replay protection and queue in Redis", "") != 1 {
 		t.Fatal("the receiver does not use Redis")
 	}
 	exercise(t, url, logs)

@@ -15,7 +15,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/queue"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"
+	"github.com/signkit/signkit-go/webhooks/redisqueue"
 )
 
 // config is the receiver's configuration.
@@ -24,6 +26,7 @@ type config struct {
 	secret          string
 	redisURL        string
 	workers         int
+	maxAttempts     int
 	shutdownTimeout time.Duration
 }
 
@@ -34,6 +37,7 @@ func parseConfig(args []string, env func(string) string, stderr io.Writer) (conf
 	fs.StringVar(&c.addr, "addr", cmp.Or(env("WEBHOOK_ADDR"), ":8080"), "listen address (env WEBHOOK_ADDR)")
 	fs.StringVar(&c.path, "path", cmp.Or(env("WEBHOOK_PATH"), "/webhooks"), "path that receives deliveries (env WEBHOOK_PATH)")
 	fs.IntVar(&c.workers, "workers", 4, "events processed at once")
+	fs.IntVar(&c.maxAttempts, "max-attempts", webhooks.DefaultMaxAttempts, "tries of an event before it is dead-lettered")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 25*time.Second, "how long shutdown waits for deliveries and queued events")
 	if err := fs.Parse(args); err != nil {
 		return c, fmt.Errorf("flags: %w", err)
@@ -49,8 +53,8 @@ func parseConfig(args []string, env func(string) string, stderr io.Writer) (conf
 	return c, nil
 }
 
-// receiver is the HTTP server, the asynchronous webhook handler and the
-// dedup store behind it.
+// receiver is the HTTP server, the asynchronous webhook handler, and the
+// dedup store and queue behind it.
 type receiver struct {
 	cfg     config
 	log     *slog.Logger
@@ -61,7 +65,7 @@ type receiver struct {
 
 func newReceiver(ctx context.Context, cfg config, logs io.Writer) (*receiver, error) {
 	r := &receiver{cfg: cfg, log: slog.New(slog.NewJSONHandler(logs, nil))}
-	store, err := r.dedupStore(ctx)
+	store, q, err := r.stores(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +74,7 @@ func newReceiver(ctx context.Context, cfg config, logs io.Writer) (*receiver, er
 		r.close()
 		return nil, fmt.Errorf("verifier: %w", err)
 	}
-	r.handler = v.AsyncHandler(r.process, webhooks.WithWorkers(cfg.workers))
+	r.handler = v.AsyncHandler(q, r.process, webhooks.WithWorkers(cfg.workers), webhooks.WithMaxAttempts(cfg.maxAttempts))
 	mux := http.NewServeMux()
 	mux.Handle("POST "+cfg.path, r.handler)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
@@ -86,31 +90,39 @@ func newReceiver(ctx context.Context, cfg config, logs io.Writer) (*receiver, er
 	return r, nil
 }
 
-// dedupStore answers the Redis store when REDIS_URL is set (after checking
-// that Redis answers), the memory store otherwise.
-func (r *receiver) dedupStore(ctx context.Context) (webhooks.DedupStore, error) {
+// stores answers the Redis dedup store and stream queue when REDIS_URL is
+// set (after checking that Redis answers), the memory ones otherwise. Only
+// the Redis queue keeps an acknowledged event through a crash.
+func (r *receiver) stores(ctx context.Context) (webhooks.DedupStore, queue.Queue, error) {
 	if r.cfg.redisURL == "" {
-		r.log.Info("replay protection in memory: run one instance, or set REDIS_URL")
-		return webhooks.NewMemoryDedup(webhooks.DefaultDedupEntries), nil
+		r.log.Warn("replay protection and queue in memory: a crash loses the events acknowledged and not yet processed; set REDIS_URL for a durable queue")
+		return webhooks.NewMemoryDedup(webhooks.DefaultDedupEntries), queue.NewMemory(1024), nil
 	}
 	opts, err := redis.ParseURL(r.cfg.redisURL)
 	if err != nil {
-		return nil, errors.New("REDIS_URL is not a redis:// or rediss:// URL") // the URL may hold a password: not quoted
+		return nil, nil, errors.New("REDIS_URL is not a redis:// or rediss:// URL") // the URL may hold a password: not quoted
 	}
 	r.rdb = redis.NewClient(opts)
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := r.rdb.Ping(pctx).Err(); err != nil {
 		r.close()
-		return nil, fmt.Errorf("redis at %s: %w", opts.Addr, err)
+		return nil, nil, fmt.Errorf("redis at %s: %w", opts.Addr, err)
 	}
-	r.log.Info("replay protection in Redis", "redis_addr", opts.Addr, "redis_db", opts.DB)
-	return redisdedup.New(r.rdb), nil
+	q, err := redisqueue.New(pctx, r.rdb)
+	if err != nil {
+		r.close()
+		return nil, nil, err
+	}
+	r.log.Info("replay protection and queue in Redis", "redis_addr", opts.Addr, "redis_db", opts.DB,
+		"consumer", q.Consumer())
+	return redisdedup.New(r.rdb), q, nil
 }
 
 // process is where an event's work goes. It runs after the delivery was
-// acknowledged, so it may take its time; an error makes the platform's retry
-// count (the claim on the event id is released).
+// acknowledged, so it may take its time; an error or a panic is retried
+// with backoff, and after -max-attempts the event waits in the queue's
+// dead-letter list.
 func (r *receiver) process(ctx context.Context, ev *webhooks.Event) error {
 	attrs := []any{"event_id", ev.ID, "event_type", string(ev.Type)}
 	if ev.CaseFile != nil {
@@ -143,8 +155,12 @@ func (r *receiver) serve(ctx context.Context, ln net.Listener) error {
 	r.log.Info("shutting down", "timeout", r.cfg.shutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.shutdownTimeout)
 	defer cancel()
-	serr := r.server.Shutdown(sctx)  // no new deliveries; those in flight are answered
-	herr := r.handler.Shutdown(sctx) // queued events are processed
+	serr := r.server.Shutdown(sctx)        // no new deliveries; those in flight are answered
+	left, herr := r.handler.Shutdown(sctx) // queued events are processed
+	for _, ev := range left {              // a memory queue's leftovers: the platform's retry will bring them
+		r.log.Warn("event not processed before shutdown; its claim is released for the redelivery",
+			"event_id", ev.ID, "event_type", string(ev.Type))
+	}
 	if err := errors.Join(serr, herr); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}

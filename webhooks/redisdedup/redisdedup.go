@@ -96,7 +96,10 @@ type record struct {
 	released bool      // Release deleted the claim, or found it gone
 }
 
-var _ webhooks.DedupStore = (*Store)(nil)
+var (
+	_ webhooks.DedupStore = (*Store)(nil)
+	_ webhooks.Extender   = (*Store)(nil)
+)
 
 // Option configures a Store.
 type Option func(*Store)
@@ -219,6 +222,33 @@ func (s *Store) Release(ctx context.Context, id string) error {
 		r.released = true
 		s.mu.Unlock()
 	}
+	return nil
+}
+
+// Extend implements webhooks.Extender: the claim on id ends ttl (rounded up
+// to whole milliseconds) from now, whoever made it. It sets the key with one
+// SET PX, to this Store's token when it holds a live claim on id, or else to
+// a new token recorded as this Store's claim: a receiver that takes over an
+// event from another one takes over its claim, and its Release then frees
+// it, while the other's late Release (a compare-and-delete on its own token)
+// leaves it alone.
+func (s *Store) Extend(ctx context.Context, id string, ttl time.Duration) error {
+	if id == "" || ttl <= 0 {
+		return fmt.Errorf("%w: id %q, ttl %v", webhooks.ErrInvalidClaim, id, ttl)
+	}
+	ttl = (ttl + time.Millisecond - 1).Truncate(time.Millisecond)
+	start := s.now()
+	token := rand.Text()
+	s.mu.Lock()
+	if r := s.claims[id]; r != nil && !r.released && start.Before(r.expires) {
+		token = r.token
+	}
+	s.mu.Unlock()
+	if err := s.client.Set(ctx, s.prefix+id, token, ttl).Err(); err != nil {
+		return fmt.Errorf("redisdedup: extend %q: %w", id, err)
+	}
+	expires := start.Add(ttl)
+	s.remember(&record{id: id, token: token, expires: expires, forgetAt: expires.Add(ttl)}, start)
 	return nil
 }
 

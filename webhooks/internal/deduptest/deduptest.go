@@ -44,6 +44,7 @@ func Run(t *testing.T, newSubject func(t *testing.T) Subject) {
 		{"Expiry", testExpiry},
 		{"ConcurrentClaimsOneWinner", testConcurrent},
 		{"InvalidClaim", testInvalid},
+		{"Extend", testExtend},
 	}
 	if newSubject(t).Peer != nil {
 		tests = append(tests, test{"Peer", testPeer})
@@ -193,5 +194,77 @@ func testPeer(t *testing.T, sub Subject) {
 	release(t, b, "evt-p") // the peer's handler failed
 	if !claim(t, a, "evt-p", time.Minute) {
 		t.Fatal("claim refused after the peer released")
+	}
+}
+
+// testExtend: every store of this module is a webhooks.Extender. An
+// extended claim outlives its first ttl; extending an id that is not
+// claimed (never, or released) claims it; a peer that takes an event over
+// extends and then releases the claim.
+func testExtend(t *testing.T, sub Subject) {
+	ctx := context.Background()
+	x, ok := sub.Store.(webhooks.Extender)
+	if !ok {
+		t.Fatalf("%T is not a webhooks.Extender", sub.Store)
+	}
+	extend := func(x webhooks.Extender, id string, ttl time.Duration) {
+		t.Helper()
+		if err := x.Extend(ctx, id, ttl); err != nil {
+			t.Fatalf("Extend(%q): %v", id, err)
+		}
+	}
+	ttl := sub.TTL
+	if ttl == 0 {
+		ttl = 200 * time.Millisecond
+	}
+	wait := sub.Advance
+	if wait == nil {
+		wait = time.Sleep
+	}
+	if !claim(t, sub.Store, "evt-ext", ttl) {
+		t.Fatal("first claim refused")
+	}
+	wait(ttl / 2)
+	extend(x, "evt-ext", 3*ttl)
+	wait(ttl)
+	if claim(t, sub.Store, "evt-ext", ttl) {
+		t.Fatal("an extended claim ended at its first ttl")
+	}
+	extend(x, "evt-unclaimed", time.Minute)
+	if claim(t, sub.Store, "evt-unclaimed", time.Minute) {
+		t.Fatal("Extend of an unclaimed id did not claim it")
+	}
+	if !claim(t, sub.Store, "evt-rel", time.Minute) {
+		t.Fatal("claim refused")
+	}
+	release(t, sub.Store, "evt-rel")
+	extend(x, "evt-rel", time.Minute)
+	if claim(t, sub.Store, "evt-rel", time.Minute) {
+		t.Fatal("Extend of a released id did not claim it")
+	}
+	if err := x.Extend(ctx, "", time.Minute); !errors.Is(err, webhooks.ErrInvalidClaim) {
+		t.Fatalf("empty id: %v", err)
+	}
+	if err := x.Extend(ctx, "evt-y", 0); !errors.Is(err, webhooks.ErrInvalidClaim) {
+		t.Fatalf("zero ttl: %v", err)
+	}
+	if sub.Peer == nil {
+		return
+	}
+	px, ok := sub.Peer.(webhooks.Extender)
+	if !ok {
+		t.Fatalf("peer %T is not a webhooks.Extender", sub.Peer)
+	}
+	if !claim(t, sub.Store, "evt-take", time.Minute) {
+		t.Fatal("claim refused")
+	}
+	extend(px, "evt-take", time.Minute) // the peer takes the event over
+	release(t, sub.Store, "evt-take")   // the first claimant's late release
+	if claim(t, sub.Store, "evt-take", time.Minute) {
+		t.Fatal("the first claimant's late release freed the peer's claim")
+	}
+	release(t, sub.Peer, "evt-take") // the peer dead-letters it
+	if !claim(t, sub.Store, "evt-take", time.Minute) {
+		t.Fatal("the peer's release did not free its claim")
 	}
 }

@@ -1,0 +1,201 @@
+package queue
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Memory is a Queue in the receiver's memory. It is not durable: a crash of
+// the process loses every delivery it holds, and those were acknowledged to
+// the platform, which will not send them again. It never loses one on an
+// error, a panic or a shutdown: entries stay until Ack or DeadLetter, and
+// Unacked returns the rest after Close.
+type Memory struct {
+	mu       sync.Mutex
+	capacity int
+	seq      uint64
+	ready    []*Message          // FIFO, from readyAt on
+	readyAt  int                 // index of the first ready entry
+	leased   map[string]*Message // handed out, not yet acked
+	dead     []DeadLetter
+	closed   bool
+	changed  chan struct{} // closed and replaced when ready or closed change
+	now      func() time.Time
+}
+
+var (
+	_ Queue          = (*Memory)(nil)
+	_ DeadLetterList = (*Memory)(nil)
+	_ Volatile       = (*Memory)(nil)
+)
+
+// NewMemory returns an empty memory queue that holds at most capacity
+// deliveries, waiting, in process or dead-lettered (at least 1); Enqueue
+// beyond that returns ErrFull, which a receiver answers 503 so that the
+// platform retries later.
+func NewMemory(capacity int) *Memory {
+	return &Memory{
+		capacity: max(capacity, 1),
+		leased:   make(map[string]*Message),
+		changed:  make(chan struct{}),
+		now:      time.Now,
+	}
+}
+
+// Enqueue implements Queue.
+func (q *Memory) Enqueue(_ context.Context, d Delivery) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	switch {
+	case q.closed:
+		return ErrClosed
+	case q.len() >= q.capacity:
+		return ErrFull
+	}
+	q.seq++
+	q.push(&Message{Delivery: d, Key: strconv.FormatUint(q.seq, 10)})
+	return nil
+}
+
+func (q *Memory) len() int { return len(q.ready) - q.readyAt + len(q.leased) + len(q.dead) }
+
+func (q *Memory) push(m *Message) {
+	q.ready = append(q.ready, m)
+	q.signal()
+}
+
+// signal wakes every Next that waits.
+func (q *Memory) signal() {
+	close(q.changed)
+	q.changed = make(chan struct{})
+}
+
+// Next implements Queue.
+func (q *Memory) Next(ctx context.Context) (*Message, error) {
+	for {
+		q.mu.Lock()
+		if q.readyAt < len(q.ready) {
+			m := q.ready[q.readyAt]
+			q.ready[q.readyAt] = nil
+			q.readyAt++
+			if q.readyAt == len(q.ready) {
+				q.ready, q.readyAt = q.ready[:0], 0
+			}
+			m.Deliveries++
+			q.leased[m.Key] = m
+			q.mu.Unlock()
+			return m, nil
+		}
+		closed, changed := q.closed, q.changed
+		q.mu.Unlock()
+		if closed {
+			return nil, ErrClosed
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Touch implements Queue; an entry in memory stays with its worker anyway.
+func (q *Memory) Touch(context.Context, *Message) error { return nil }
+
+// Ack implements Queue. Acknowledging an entry that Unacked took out does
+// nothing.
+func (q *Memory) Ack(_ context.Context, m *Message) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	delete(q.leased, m.Key)
+	return nil
+}
+
+// DeadLetter implements Queue.
+func (q *Memory) DeadLetter(_ context.Context, m *Message, reason string) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if _, ok := q.leased[m.Key]; !ok {
+		return nil // taken out by Unacked: handed back to the platform
+	}
+	delete(q.leased, m.Key)
+	q.dead = append(q.dead, DeadLetter{
+		Delivery: m.Delivery, Key: m.Key, Reason: reason, Deliveries: m.Deliveries, Time: q.now(),
+	})
+	return nil
+}
+
+// Close implements Queue.
+func (q *Memory) Close() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.closed {
+		q.closed = true
+		q.signal()
+	}
+	return nil
+}
+
+// Unacked implements Volatile: it takes out and returns the entries waiting
+// and those handed out but neither acknowledged nor dead-lettered. Dead
+// letters stay.
+func (q *Memory) Unacked() []Delivery {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var out []Delivery
+	for _, m := range q.ready[q.readyAt:] {
+		out = append(out, m.Delivery)
+	}
+	q.ready, q.readyAt = nil, 0
+	for _, m := range q.leased {
+		out = append(out, m.Delivery)
+	}
+	clear(q.leased)
+	return out
+}
+
+// DeadLetters implements DeadLetterList.
+func (q *Memory) DeadLetters(_ context.Context, limit int) ([]DeadLetter, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := min(max(limit, 0), len(q.dead))
+	return append([]DeadLetter(nil), q.dead[:n]...), nil
+}
+
+// Replay implements DeadLetterList: the delivery waits again, behind those
+// already waiting. A closed queue still takes it back, for Unacked.
+func (q *Memory) Replay(_ context.Context, key string) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	i := q.deadIndex(key)
+	if i < 0 {
+		return ErrNotFound
+	}
+	d := q.dead[i]
+	q.dead = append(q.dead[:i], q.dead[i+1:]...)
+	q.push(&Message{Delivery: d.Delivery, Key: d.Key})
+	return nil
+}
+
+// Discard implements DeadLetterList.
+func (q *Memory) Discard(_ context.Context, key string) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	i := q.deadIndex(key)
+	if i < 0 {
+		return ErrNotFound
+	}
+	q.dead = append(q.dead[:i], q.dead[i+1:]...)
+	return nil
+}
+
+func (q *Memory) deadIndex(key string) int {
+	for i, d := range q.dead {
+		if d.Key == key {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,118 @@
+// Package queue holds verified webhook deliveries between a receiver's 2xx
+// and the successful processing of their events, for
+// webhooks.(*Verifier).AsyncHandler.
+//
+// A Queue is the contract: a delivery is enqueued before the platform gets
+// its 2xx, handed to one worker at a time, acknowledged once its event is
+// processed, and moved to a dead-letter list when processing keeps failing.
+// Two implementations:
+//
+//   - NewMemory, in this package: in the receiver's memory. It is not
+//     durable: a crash of the process loses what it holds, although it had
+//     been acknowledged to the platform. It loses nothing on an error, a
+//     panic or a shutdown. Use it where that trade is acceptable, or in
+//     tests.
+//   - webhooks/redisqueue: a Redis stream with a consumer group, durable as
+//     Redis is; several receivers share one stream, and the events of a
+//     receiver that crashed are taken over by another.
+//
+// Both keep a dead-letter list that the DeadLetterList methods read, replay
+// and discard.
+package queue
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors of the queues of this module.
+var (
+	// ErrClosed: the queue was closed; Enqueue refuses, and Next returns it
+	// once nothing is left to hand out.
+	ErrClosed = errors.New("queue: closed")
+	// ErrFull: the queue holds as many deliveries as it may.
+	ErrFull = errors.New("queue: full")
+	// ErrNotFound: no dead letter has that key.
+	ErrNotFound = errors.New("queue: no such dead letter")
+)
+
+// Delivery is a verified delivery: what a worker needs to rebuild its event.
+type Delivery struct {
+	// ID is the event id (X-Event-Id).
+	ID string
+	// Type is the event type (X-Event-Type).
+	Type string
+	// Body is the raw event body.
+	Body []byte
+}
+
+// Message is a Delivery handed out by Next.
+type Message struct {
+	Delivery
+	// Key identifies the entry in its queue.
+	Key string
+	// Deliveries counts the times the queue has handed the entry out, this
+	// one included: more than 1 means that a worker took it over from
+	// another, which stopped before finishing it.
+	Deliveries int
+}
+
+// DeadLetter is a delivery whose processing failed too often.
+type DeadLetter struct {
+	Delivery
+	// Key identifies the dead letter, for Replay and Discard.
+	Key string
+	// Reason is the last processing error.
+	Reason string
+	// Deliveries is the number of times the entry had been handed out.
+	Deliveries int
+	// Time is when the delivery was moved to the dead-letter list.
+	Time time.Time
+}
+
+// Queue stores verified deliveries until their processing succeeds or is
+// given up. Implementations are safe for concurrent use.
+type Queue interface {
+	// Enqueue stores d; it returns nil only once d is stored as durably as
+	// the queue can store it.
+	Enqueue(ctx context.Context, d Delivery) error
+	// Next blocks until an entry can be handed out, or ctx ends. The entry
+	// stays with the caller until Ack or DeadLetter; a durable queue hands it
+	// to another caller when it was not touched for a while (the caller
+	// stopped).
+	Next(ctx context.Context) (*Message, error)
+	// Touch tells the queue that m is still being processed, before a
+	// retry, so that it is not handed to another caller.
+	Touch(ctx context.Context, m *Message) error
+	// Ack removes m: its event was processed.
+	Ack(ctx context.Context, m *Message) error
+	// DeadLetter moves m to the dead-letter list, with the reason.
+	DeadLetter(ctx context.Context, m *Message, reason string) error
+	// Close stops the queue: Enqueue returns ErrClosed, and Next returns
+	// ErrClosed once nothing is left for it (a queue in memory first hands
+	// out what it holds; a durable queue at once, leaving its entries to
+	// other callers). Entries already handed out may still be acknowledged.
+	Close() error
+}
+
+// DeadLetterList is the dead-letter list of a queue. Both queues of this
+// module implement it.
+type DeadLetterList interface {
+	// DeadLetters returns up to limit dead letters, oldest first.
+	DeadLetters(ctx context.Context, limit int) ([]DeadLetter, error)
+	// Replay moves the dead letter back into the queue, to be processed
+	// again.
+	Replay(ctx context.Context, key string) error
+	// Discard deletes the dead letter.
+	Discard(ctx context.Context, key string) error
+}
+
+// Volatile is implemented by queues that keep their entries in the
+// receiver's memory (NewMemory). After Close, Unacked takes out every entry
+// that was neither acknowledged nor dead-lettered, handed out or not: it
+// would be lost with the process, so the receiver hands it back to the
+// platform.
+type Volatile interface {
+	Unacked() []Delivery
+}
