@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"net/http"
-	"sync"
 	"time"
 )
 
@@ -26,39 +25,15 @@ type emailTexts struct {
 	CompletedSubject, CompletedText string
 }
 
-// outbox holds every email the mock has "sent", oldest first.
-type outbox struct {
-	mu    sync.Mutex
-	items []email
-}
+// outbox holds the last maxEmails emails the mock has "sent", oldest first.
+type outbox = ring[email]
 
-func (o *outbox) reset() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.items = nil
-}
-
-// send puts an email in the outbox.
-func (o *outbox) send(e email) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.items = append(o.items, e)
-	if len(o.items) > maxEmails {
-		o.items = append([]email(nil), o.items[len(o.items)-maxEmails:]...)
-	}
-}
-
-// list answers a copy of the outbox, oldest first.
-func (o *outbox) list() []email {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return append([]email{}, o.items...)
-}
+func newOutbox() *outbox { return newRing[email](maxEmails) }
 
 // sendEmail puts an email to one recipient in the outbox, dated now.
 // signingLink may be empty.
 func (s *Server) sendEmail(to, subject, text, signingLink string) {
-	s.sign.outbox.send(email{To: to, Subject: subject, Text: text, SigningLink: signingLink, At: s.Now().UTC()})
+	s.sign.outbox.add(email{To: to, Subject: subject, Text: text, SigningLink: signingLink, At: s.Now().UTC()})
 }
 
 // ctlEmails is GET /mock/emails: {"items":[{"to","subject","text","signingLink","at"}]}.

@@ -85,20 +85,20 @@ type signerPayload struct {
 type eventLog struct {
 	notifyMu  sync.Mutex // held while an event is appended and its listeners run
 	mu        sync.Mutex // guards events, seq, listeners
-	events    []*event
+	events    *ring[*event]
 	seq       int64
 	listeners map[int64]func(*event)
 	nextID    int64
 }
 
-func newEventLog() *eventLog { return &eventLog{listeners: map[int64]func(*event){}} }
+func newEventLog() *eventLog {
+	return &eventLog{events: newRing[*event](maxEvents), listeners: map[int64]func(*event){}}
+}
 
 // reset forgets every event; listeners stay, and sequence numbers keep
 // growing so that a consumer's position stays meaningful.
 func (l *eventLog) reset() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.events = nil
+	l.events.reset()
 }
 
 // subscribe registers fn to be called with each event as it is emitted, in
@@ -138,10 +138,7 @@ func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, 
 	l.mu.Lock()
 	l.seq++
 	ev.Seq = l.seq
-	l.events = append(l.events, ev)
-	if len(l.events) > maxEvents {
-		l.events = append([]*event(nil), l.events[len(l.events)-maxEvents:]...)
-	}
+	l.events.add(ev)
 	fns := make([]func(*event), 0, len(l.listeners))
 	for _, id := range slices.Sorted(maps.Keys(l.listeners)) {
 		fns = append(fns, l.listeners[id])
@@ -156,11 +153,9 @@ func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, 
 // since answers the events of a customer (0: every customer) with a
 // sequence number above after, oldest first.
 func (l *eventLog) since(customerID, after int64) []*event {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []*event
-	for _, ev := range l.events {
-		if ev.Seq > after && (customerID == 0 || ev.CustomerID == customerID) {
+	for _, ev := range l.events.after(func(ev *event) bool { return ev.Seq > after }) {
+		if customerID == 0 || ev.CustomerID == customerID {
 			out = append(out, ev)
 		}
 	}

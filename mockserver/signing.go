@@ -98,7 +98,7 @@ type linkRef struct{ caseFileID, signerID int64 }
 // initSigning sets up the Send API, the queue status check, the signing
 // service, the signing pages, the simulation and its control API.
 func (s *Server) initSigning() {
-	s.sign = &signingState{links: map[string]linkRef{}, events: newEventLog(), outbox: &outbox{},
+	s.sign = &signingState{links: map[string]linkRef{}, events: newEventLog(), outbox: newOutbox(),
 		jobs: newJobStore(), polls: newRateLimiter(queueStatusLimit, time.Minute, time.Now), uploads: &tempDir{},
 		page: template.Must(template.New("sign").Parse(signingPageHTML))}
 	s.cases.onAdd = s.activate
