@@ -47,6 +47,7 @@ func (s *Server) deleteCaseFile(id int64) (caseFileJSON, error) {
 	cf.Status, cf.Updated = cfDeleted, now
 	v := viewLocked(cf)
 	s.cases.removeLocked(cf)
+	s.quotas.caseFiles.give(cf.CustomerID, 1)
 	for _, d := range cf.Documents {
 		paths = append(paths, d.origPath, d.signedPath)
 	}

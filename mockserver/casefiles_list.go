@@ -225,7 +225,11 @@ func (s *Server) handleListCaseFiles(w http.ResponseWriter, r *http.Request) err
 	from, to := 0, len(matched)
 	switch {
 	case cq.paginate:
-		from = min((cq.page-1)*cq.perPage, len(matched))
+		if cq.page-1 < len(matched)/cq.perPage+1 { // else past the end; no product that overflows
+			from = min((cq.page-1)*cq.perPage, len(matched))
+		} else {
+			from = len(matched)
+		}
 		to = min(from+cq.perPage, len(matched))
 	case cq.offset > 0 || cq.limit > 0:
 		from = min(cq.offset, len(matched))

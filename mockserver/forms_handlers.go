@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/http"
 	"slices"
+	"sort"
 	"strconv"
 	"time"
 )
@@ -60,7 +61,11 @@ func (s *Server) handleCreateForm(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, s.forms.create(def, userFrom(r), s.Now(), publish, baseURLOf(r)))
+	view, err := s.forms.create(def, userFrom(r), s.Now(), publish, baseURLOf(r))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, view)
 	return nil
 }
 
@@ -164,6 +169,10 @@ type submissionJSON struct {
 	CompletedAt  time.Time `json:"completedAt"`
 }
 
+// handleListSubmissions answers a page of a form's submissions. A form's
+// submissions are ordered by id and by completion time alike, so the
+// completedAfter and completedBefore bounds are found by binary search and
+// a page costs O(log n + limit) under the lock, whatever the offset.
 func (s *Server) handleListSubmissions(w http.ResponseWriter, r *http.Request) error {
 	lq, err := parseListQuery(r)
 	if err != nil {
@@ -171,24 +180,33 @@ func (s *Server) handleListSubmissions(w http.ResponseWriter, r *http.Request) e
 	}
 	s.forms.mu.Lock()
 	fm, err := s.forms.get(r.PathValue("externalId"), userFrom(r))
-	var matched []*submission
+	var page []*submission
+	total := 0
 	if err == nil {
-		for _, sub := range fm.subs {
-			if (!lq.hasAfter || sub.completedAt.After(lq.after)) && (!lq.hasBe || sub.completedAt.Before(lq.before)) {
-				matched = append(matched, sub)
-			}
+		subs := fm.subs
+		lo, hi := 0, len(subs)
+		if lq.hasAfter {
+			lo = sort.Search(len(subs), func(i int) bool { return subs[i].completedAt.After(lq.after) })
 		}
+		if lq.hasBe {
+			hi = sort.Search(len(subs), func(i int) bool { return !subs[i].completedAt.Before(lq.before) })
+		}
+		hi = max(hi, lo)
+		total = hi - lo
+		from := lo + min(lq.offset, total) // offset may be as large as an int: no sum before the min
+		to := from + min(lq.limit, hi-from)
+		page = slices.Clone(subs[from:to])
 	}
 	s.forms.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	items := []submissionJSON{}
-	for _, sub := range matched[min(lq.offset, len(matched)):min(lq.offset+lq.limit, len(matched))] {
+	items := make([]submissionJSON, 0, len(page))
+	for _, sub := range page {
 		items = append(items, submissionJSON{SubmissionID: sub.id, CaseFileID: sub.caseFileID,
 			FormVersion: sub.version.number, CompletedAt: sub.completedAt.UTC()})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"items": items, "limit": lq.limit, "offset": lq.offset, "total": len(matched)})
+	writeJSON(w, http.StatusOK, map[string]any{"items": items, "limit": lq.limit, "offset": lq.offset, "total": total})
 	return nil
 }
 

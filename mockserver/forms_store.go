@@ -13,10 +13,11 @@ type formStore struct {
 	forms    map[string]*form
 	nextSub  int64
 	requests map[string]*form // prefill request id → form
+	quotas   *quotas          // the server's per-account limits
 }
 
-func newFormStore() *formStore {
-	f := &formStore{}
+func newFormStore(q *quotas) *formStore {
+	f := &formStore{quotas: q}
 	f.reset()
 	return f
 }
@@ -29,7 +30,7 @@ func (f *formStore) reset() {
 
 // initForms sets up the forms service and its endpoints.
 func (s *Server) initForms() {
-	s.forms = newFormStore()
+	s.forms = newFormStore(s.quotas)
 	s.onReset(s.forms.reset)
 	rt := s.router
 	rt.handle(svcForms, "POST", "/v1/forms", s.handleCreateForm)
@@ -48,7 +49,10 @@ func (s *Server) initForms() {
 
 // create stores a new form owned by u: DRAFT, or ACTIVE when publish is set
 // (?publish=true). It answers the form as GET shows it.
-func (f *formStore) create(def *formJSON, u *user, now time.Time, publish bool, base string) formJSON {
+func (f *formStore) create(def *formJSON, u *user, now time.Time, publish bool, base string) (formJSON, error) {
+	if err := f.quotas.forms.take(u.CustomerID, 1); err != nil {
+		return formJSON{}, err
+	}
 	fm := &form{externalID: newUUID(), ownerID: u.ID, customerID: u.CustomerID, status: stateDraft,
 		draft: newVersion(1, def), requests: map[string]*prefill{}, created: now}
 	if publish {
@@ -57,7 +61,7 @@ func (f *formStore) create(def *formJSON, u *user, now time.Time, publish bool, 
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.forms[fm.externalID] = fm
-	return fm.view(base)
+	return fm.view(base), nil
 }
 
 // get answers a form the user may see: 404 when it does not exist or
@@ -106,6 +110,9 @@ func (f *formStore) update(id string, u *user, def *formJSON, publish bool, base
 	case stateDraft:
 		fm.draft = newVersion(fm.draft.number, def)
 	case stateActive:
+		if max := f.quotas.versions; max >= 0 && fm.live.number+1 > max {
+			return formJSON{}, errStorageLimit("Versions", max, fm.customerID)
+		}
 		fm.draft = newVersion(fm.live.number+1, def)
 	default:
 		return formJSON{}, errConflict("form %q is %s: an archived form cannot be updated", id, fm.status)
@@ -173,6 +180,9 @@ func (f *formStore) addRequest(id string, u *user, build func(*formVersion) (map
 	secs, p := build(fm.live)
 	if len(p) > 0 {
 		return nil, p.err()
+	}
+	if err := f.quotas.prefills.take(fm.customerID, 1); err != nil {
+		return nil, err
 	}
 	pf := &prefill{id: newUUID(), sections: secs}
 	fm.requests[pf.id] = pf

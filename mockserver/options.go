@@ -29,6 +29,8 @@ type config struct {
 	journalSize    int
 	control        bool
 	baseURL        string
+
+	limits Limits // per account; zero fields: DefaultLimits (limits.go)
 }
 
 func defaultConfig() config {

@@ -130,6 +130,7 @@ func (s *Server) runJob(j *job) {
 		msg := fmt.Sprintf("Duplicate payload: the same payload (payloadHash %s) was already submitted by job %s "+
 			"within the last 24 hours; no case file was created", j.PayloadHash, j.DuplicateOf)
 		s.sign.jobs.set(j, func(j *job) { j.State, j.ErrorMessage, j.UpdatedAt = jobDuplicate, msg, s.Now() })
+		s.quotas.caseFiles.give(j.CustomerID, 1) // its place was reserved at acceptance
 		return
 	}
 	s.sign.jobs.set(j, func(j *job) { j.State, j.UpdatedAt = jobProcessing, s.Now() })
@@ -137,6 +138,7 @@ func (s *Server) runJob(j *job) {
 	if err != nil {
 		_ = os.RemoveAll(j.dir)
 		s.sign.jobs.set(j, func(j *job) { j.State, j.ErrorMessage, j.UpdatedAt = jobFailed, err.Error(), s.Now() })
+		s.quotas.caseFiles.give(j.CustomerID, 1)
 		return
 	}
 	s.cases.add(cf)

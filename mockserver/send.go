@@ -301,6 +301,10 @@ func (s *Server) handleSendCreate(w http.ResponseWriter, r *http.Request) error 
 		up.remove()
 		return err
 	}
+	if err := takeAll(u.CustomerID, s.quotas.jobs, s.quotas.caseFiles); err != nil {
+		up.remove()
+		return err
+	}
 	j := s.queueJob(u, def, up)
 	created := j.CreatedAt.UTC()
 	writeJSON(w, http.StatusOK, map[string]any{

@@ -33,6 +33,7 @@ type Server struct {
 	webhooks *webhookDomain     // subscriptions, delivery engine, deliveries journal (webhook_handlers.go)
 	faults   *faultStore        // injected faults (faults.go)
 	pages    *template.Template // public pages, parsed once per server
+	quotas   *quotas            // per-account storage limits (limits.go)
 
 	resetHooks []func() // run by Reset, in registration order
 
@@ -62,6 +63,8 @@ func New(opts ...Option) *Server {
 // line here: its init function registers routes with s.router and its reset
 // with s.onReset.
 func (s *Server) initDomains() {
+	s.quotas = newQuotas(s.cfg.limits.resolve())
+	s.onReset(s.quotas.reset)
 	s.initAccounts()
 	s.initForms()
 	s.initCaseFiles()

@@ -43,7 +43,14 @@ func (s *Server) submit(externalID, requestID string, in *submissionInput) (*sub
 	if fm.status != stateActive {
 		return nil, errNotFound("form %q is %s and accepts no submissions", externalID, fm.status)
 	}
+	if err := takeAll(fm.customerID, s.quotas.submissions, s.quotas.caseFiles); err != nil {
+		return nil, err
+	}
 	sub.completedAt = s.Now()
+	if n := len(fm.subs); n > 0 && sub.completedAt.Before(fm.subs[n-1].completedAt) {
+		// Keep subs ordered by completion too: listing searches it.
+		sub.completedAt = fm.subs[n-1].completedAt
+	}
 	cf.Created, cf.Updated = sub.completedAt, sub.completedAt
 	s.cases.add(cf)
 	sub.id, sub.caseFileID = s.forms.nextSub, cf.ID

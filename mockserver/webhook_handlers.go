@@ -75,7 +75,11 @@ func (s *Server) handleSubscriptionCreate(w http.ResponseWriter, r *http.Request
 	if req.IsActive != nil {
 		sub.IsActive = *req.IsActive
 	}
+	if err := s.quotas.subscriptions.take(u.CustomerID, 1); err != nil {
+		return err
+	}
 	if err := s.webhooks.subs.create(sub); err != nil {
+		s.quotas.subscriptions.give(u.CustomerID, 1)
 		return err
 	}
 	writeJSON(w, http.StatusCreated, sub.toJSON())
@@ -131,9 +135,11 @@ func (s *Server) handleSubscriptionDelete(w http.ResponseWriter, r *http.Request
 	if err := checkWebhookHeaders(r, false); err != nil {
 		return err
 	}
-	if err := s.webhooks.subs.remove(userFrom(r).CustomerID, r.PathValue("id")); err != nil {
+	cust := userFrom(r).CustomerID
+	if err := s.webhooks.subs.remove(cust, r.PathValue("id")); err != nil {
 		return err
 	}
+	s.quotas.subscriptions.give(cust, 1)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -1,0 +1,162 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The throughput benchmarks compare the mock with a bare net/http handler
+// that does the same decode and insert (or serves the same bytes), over
+// loopback HTTP with 64 concurrent clients, in interleaved rounds: each
+// round runs a batch against one, then the other, in alternating order.
+// They report medians over the rounds of the throughput ratio
+// (mock/bare, goal ≥ 0.8 for POST /v1/forms and ≥ 0.95 for GET of a public
+// page) and of the p99 latency ratio (mock/bare, goal ≤ 1.5).
+
+const (
+	loadClients = 64
+	loadBatch   = 640 // requests per side per round
+)
+
+// loadRound sends loadBatch requests made by req from loadClients
+// goroutines and answers the time it took and every request's latency.
+func loadRound(b *testing.B, client *http.Client, req func() *http.Request, want int) (time.Duration, []time.Duration) {
+	lat := make([]time.Duration, loadBatch)
+	next := make(chan int, loadBatch)
+	for i := range loadBatch {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range loadClients {
+		wg.Go(func() {
+			for i := range next {
+				t0 := time.Now()
+				resp, err := client.Do(req())
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				lat[i] = time.Since(t0)
+				if resp.StatusCode != want {
+					b.Errorf("%s: %d, want %d", resp.Request.URL, resp.StatusCode, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start), lat
+}
+
+func p99(lat []time.Duration) time.Duration {
+	s := slices.Clone(lat)
+	slices.Sort(s)
+	return s[len(s)*99/100]
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// compareLoad runs interleaved rounds of mock and bare requests and reports
+// the medians of the throughput and p99 ratios.
+func compareLoad(b *testing.B, mock, bare func() *http.Request, want int) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: loadClients, MaxConnsPerHost: loadClients}}
+	defer client.CloseIdleConnections()
+	loadRound(b, client, mock, want) // warm the connections
+	loadRound(b, client, bare, want)
+	var thr, tail []float64
+	for i := 0; b.Loop(); i++ {
+		var md, bd time.Duration
+		var ml, bl []time.Duration
+		if i%2 == 0 {
+			md, ml = loadRound(b, client, mock, want)
+			bd, bl = loadRound(b, client, bare, want)
+		} else {
+			bd, bl = loadRound(b, client, bare, want)
+			md, ml = loadRound(b, client, mock, want)
+		}
+		thr = append(thr, float64(bd)/float64(md))
+		tail = append(tail, float64(p99(ml))/float64(p99(bl)))
+	}
+	b.ReportMetric(median(thr), "mock/bare-throughput")
+	b.ReportMetric(median(tail), "mock/bare-p99")
+	b.ReportMetric(float64(len(thr)), "rounds")
+}
+
+// BenchmarkCreateFormLoad: POST /v1/forms against a bare handler that
+// decodes the same body into the same type and stores it in a map.
+func BenchmarkCreateFormLoad(b *testing.B) {
+	s := Start(b, WithLimits(Limits{Forms: -1}))
+	tok := login(b, s, s.DefaultCredentials())
+	body, err := json.Marshal(sampleForm())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	stored := map[string]*formJSON{}
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var def formJSON
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, DefaultMaxBodyBytes)).Decode(&def); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		def.ExternalID = newUUID()
+		mu.Lock()
+		stored[def.ExternalID] = &def
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_ = json.NewEncoder(w).Encode(&def)
+	}))
+	defer bare.Close()
+	post := func(url, tok string) func() *http.Request {
+		return func() *http.Request {
+			r, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+			r.Header.Set("Content-Type", "application/json")
+			if tok != "" {
+				r.Header.Set("Authorization", "Bearer "+tok)
+			}
+			return r
+		}
+	}
+	compareLoad(b, post(s.URL()+"/collect/api/v1/forms", tok), post(bare.URL, ""), http.StatusCreated)
+}
+
+// BenchmarkPublicFormLoad: GET of a public form page against a bare handler
+// that serves the same bytes.
+func BenchmarkPublicFormLoad(b *testing.B) {
+	s := Start(b)
+	tok := login(b, s, s.DefaultCredentials())
+	f := activeForm(b, s, tok, sampleForm())
+	resp, err := http.Get(f.PublicURL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+		_, _ = w.Write(page)
+	}))
+	defer bare.Close()
+	get := func(url string) func() *http.Request {
+		return func() *http.Request { r, _ := http.NewRequest(http.MethodGet, url, nil); return r }
+	}
+	compareLoad(b, get(f.PublicURL), get(bare.URL), http.StatusOK)
+}
