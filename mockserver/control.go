@@ -8,15 +8,6 @@ import (
 
 // initControl registers the control API under /mock/ (no token).
 func (s *Server) initControl() {
-	rt := s.router
-	rt.handle(svcControl, http.MethodGet, "/health", s.ctlHealth)
-	rt.handle(svcControl, http.MethodGet, "/credentials", s.ctlCredentials)
-	rt.handle(svcControl, http.MethodPost, "/users", s.ctlAddUser)
-	rt.handle(svcControl, http.MethodGet, "/clock", s.ctlClock)
-	rt.handle(svcControl, http.MethodPost, "/clock/advance", s.ctlAdvance)
-	rt.handle(svcControl, http.MethodGet, "/requests", s.ctlRequests)
-	rt.handle(svcControl, http.MethodGet, "/stats", s.ctlStats)
-	rt.handle(svcControl, http.MethodPost, "/reset", s.ctlReset)
 }
 
 func (s *Server) ctlHealth(w http.ResponseWriter, _ *http.Request) error {

@@ -32,19 +32,6 @@ func (f *formStore) reset() {
 func (s *Server) initForms() {
 	s.forms = newFormStore(s.quotas)
 	s.onReset(s.forms.reset)
-	rt := s.router
-	rt.handle(svcForms, "POST", "/v1/forms", s.handleCreateForm)
-	rt.handle(svcForms, "GET", "/v1/forms/{externalId}", s.handleGetForm)
-	rt.handle(svcForms, "PUT", "/v1/forms/{externalId}", s.handleUpdateForm)
-	rt.handle(svcForms, "POST", "/v1/forms/{externalId}/publish", s.handlePublishForm)
-	rt.handle(svcForms, "POST", "/v1/forms/{externalId}/archive", s.handleArchiveForm)
-	rt.handle(svcForms, "POST", "/v1/forms/{externalId}/requests", s.handleCreateRequest)
-	rt.handle(svcForms, "POST", "/v2/forms/{externalId}/requests", s.handleCreateRequestV2)
-	rt.handle(svcForms, "GET", "/v1/forms/{externalId}/requests/{requestId}/answers", s.handleRequestAnswers)
-	rt.handle(svcForms, "GET", "/v1/forms/{externalId}/submissions", s.handleListSubmissions)
-	rt.handle(svcForms, "GET", "/v1/forms/{externalId}/submissions/{submissionId}/answers", s.handleAnswers)
-	rt.handle(svcForms, "GET", "/v1/casefiles/{casefileId}/files", s.handleListFiles)
-	rt.handle(svcForms, "GET", "/v1/casefiles/{casefileId}/files/{fileId}", s.handleDownloadFile)
 }
 
 // create stores a new form owned by u: DRAFT, or ACTIVE when publish is set

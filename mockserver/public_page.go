@@ -19,11 +19,6 @@ func (s *Server) initPublicPages() {
 	template.Must(s.pages.New("field").Parse(fieldTemplate))
 	template.Must(s.pages.New("thanks").Parse(thanksTemplate))
 	template.Must(s.pages.New("gone").Parse(goneTemplate))
-	rt := s.router
-	rt.handle(svcPublic, http.MethodGet, "/public/forms/{externalId}", s.handlePublicPage)
-	rt.handle(svcPublic, http.MethodPost, "/public/forms/{externalId}", s.handlePublicSubmit)
-	rt.handle(svcPublic, http.MethodGet, "/public/forms/{externalId}/requests/{requestId}", s.handlePublicPage)
-	rt.handle(svcPublic, http.MethodPost, "/public/forms/{externalId}/requests/{requestId}", s.handlePublicSubmit)
 }
 
 // pageData is what the page template renders.

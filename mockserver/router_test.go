@@ -49,17 +49,38 @@ func TestControlOff(t *testing.T) {
 	}
 }
 
+// The queue status check needs no token although the Send service does;
+// its neighbours still answer 401 without one.
 func TestOpenRouteInProtectedService(t *testing.T) {
 	t.Parallel()
 	s := newManual(t)
-	s.router.handleOpen(svcSend, http.MethodPost, "/api/v1/open-probe", func(w http.ResponseWriter, r *http.Request) error {
-		writeJSON(w, http.StatusOK, map[string]string{"ok": "yes"})
-		return nil
-	})
-	if st, b := call(t, s, "POST", "/send/api/v1/open-probe", "", nil, nil); st != 200 {
+	if st, b := call(t, s, "POST", "/send/api/v1/queue/public/status", "", map[string]string{"uuid": "x", "payloadHash": "y"}, nil); st == 401 {
 		t.Fatalf("open route: %d %s", st, b)
 	}
 	if st, _ := call(t, s, "POST", "/send/api/v1/other", "", nil, nil); st != 401 {
 		t.Fatalf("protected neighbour: %d, want 401", st)
+	}
+}
+
+// Every route pattern is registered once, in routes.go; the mux refuses a
+// pattern registered twice, so building a server is the check. A HEAD is
+// answered like a GET, and a path that is not clean gets a JSON 404 rather
+// than a redirect to another resource.
+func TestRoutesTable(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	req := newReq(t, s, "HEAD", "/mock/health")
+	resp, err := (&http.Client{Transport: s.Transport()}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("HEAD /mock/health: %d", resp.StatusCode)
+	}
+	for _, path := range []string{"/collect/api/v1/forms/", "/mock//health"} {
+		if st, _ := call(t, s, "GET", path, "", nil, nil); st != 404 && st != 401 {
+			t.Errorf("GET %s: %d, want a JSON 404 (or 401 on a protected service)", path, st)
+		}
 	}
 }

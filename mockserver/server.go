@@ -22,7 +22,6 @@ type Server struct {
 	clock   *clock
 	journal *journal
 	handler http.Handler
-	router  *router
 
 	// Per-domain state, each in its own file with its own lock.
 	accounts *accountStore
@@ -53,15 +52,14 @@ func New(opts ...Option) *Server {
 		start = time.Now()
 	}
 	s := &Server{cfg: cfg, clock: newClock(cfg.manualClock, start), journal: newJournal(cfg.journalSize)}
-	s.router = &router{s: s}
 	s.initDomains()
-	s.handler = withRequestID(s.journaled(s.faultInjecting(s.router)))
+	s.handler = withRequestID(s.journaled(s.faultInjecting(s.routes())))
 	return s
 }
 
-// initDomains creates each domain's state and routes. A new domain adds one
-// line here: its init function registers routes with s.router and its reset
-// with s.onReset.
+// initDomains creates each domain's state and registers its reset with
+// s.onReset; a new domain adds one line here, and its routes go in
+// routes.go.
 func (s *Server) initDomains() {
 	s.quotas = newQuotas(s.cfg.limits.resolve())
 	s.onReset(s.quotas.reset)
@@ -86,7 +84,6 @@ func (s *Server) initAccounts() {
 	s.tokens = newTokenStore()
 	s.onReset(s.accounts.reset)
 	s.onReset(s.tokens.reset)
-	s.router.handle(svcAuth, http.MethodPost, "/oauth/token", s.handleToken)
 }
 
 // Start builds a Server listening on a free loopback port; it is closed when

@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"html/template"
-	"net/http"
 	"sync"
 	"time"
 )
@@ -103,25 +102,7 @@ func (s *Server) initSigning() {
 		page: template.Must(template.New("sign").Parse(signingPageHTML))}
 	s.cases.onAdd = s.activate
 	s.onReset(s.resetSigning)
-	rt := s.router
-	rt.handle(svcSend, http.MethodPost, sendCreatePath, s.handleSendCreate)
-	rt.handleOpen(svcSend, http.MethodPost, "/api/v1/queue/public/status", s.handleQueueStatus)
-	rt.handle(svcSign, http.MethodGet, "/api/v1/casefiles", s.handleListCaseFiles)
-	rt.handle(svcSign, http.MethodGet, "/api/v1/casefiles/{casefileId}", s.handleGetCaseFile)
-	rt.handle(svcSign, http.MethodDelete, "/api/v1/casefiles/{casefileId}", s.handleDeleteCaseFile)
-	rt.handle(svcSign, http.MethodGet, "/api/v3/casefiles/{casefileId}", s.handleGetCaseFile)
-	rt.handle(svcSign, http.MethodGet, "/api/v3/documents/{documentId}/content", s.handleDocumentContent)
-	rt.handle(svcSign, http.MethodGet, "/api/v1/documents/{documentId}/content", s.handleDocumentContent)
-	rt.handle(svcPublic, http.MethodGet, "/public/sign/{token}", s.handleSigningPage)
-	rt.handle(svcPublic, http.MethodPost, "/public/sign/{token}", s.handleSigningPost)
-	rt.handle(svcPublic, http.MethodGet, "/public/sign/{token}/documents/{documentId}", s.handleSigningDocument)
 	if s.cfg.control {
-		rt.handle(svcControl, http.MethodPost, "/casefiles/{casefileId}/signers/{signerId}/{action}", s.ctlSignerAction)
-		rt.handle(svcControl, http.MethodPost, "/casefiles/{casefileId}/shared-folder", s.ctlSharedFolder)
-		rt.handle(svcControl, http.MethodPost, "/casefiles/{casefileId}/expiry", s.ctlExpiry)
-		rt.handle(svcControl, http.MethodPost, "/casefiles/{casefileId}/anonymize", s.ctlAnonymize)
-		rt.handle(svcControl, http.MethodGet, "/emails", s.ctlEmails)
-		rt.handle(svcControl, http.MethodGet, "/events", s.ctlEvents)
 	}
 }
 

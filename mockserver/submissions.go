@@ -276,7 +276,7 @@ func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) error {
 	out := []fileJSON{}
 	for _, a := range cf.Attachments {
 		out = append(out, fileJSON{Filename: a.Filename, Size: int64(len(a.Data)), ContentType: a.ContentType,
-			URL: fmt.Sprintf("%s%s/v1/casefiles/%d/files/%d", baseURLOf(r), svcForms.prefix(), cf.ID, a.ID)})
+			URL: fmt.Sprintf("%s/collect/api/v1/casefiles/%d/files/%d", baseURLOf(r), cf.ID, a.ID)})
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

@@ -28,18 +28,7 @@ func (s *Server) initWebhooks() {
 	s.onReset(s.faults.reset)
 	s.consumeEventLog()
 
-	rt := s.router
-	rt.handle(svcWebhook, http.MethodPost, "/api/v1/subscriptions/test", s.handleSubscriptionTest)
-	rt.handle(svcWebhook, http.MethodPost, "/api/v1/subscriptions", s.handleSubscriptionCreate)
-	rt.handle(svcWebhook, http.MethodGet, "/api/v1/subscriptions", s.handleSubscriptionList)
-	rt.handle(svcWebhook, http.MethodGet, "/api/v1/subscriptions/{id}", s.handleSubscriptionGet)
-	rt.handle(svcWebhook, http.MethodPut, "/api/v1/subscriptions/{id}", s.handleSubscriptionReplace)
-	rt.handle(svcWebhook, http.MethodDelete, "/api/v1/subscriptions/{id}", s.handleSubscriptionDelete)
 	if s.cfg.control {
-		rt.handle(svcControl, http.MethodGet, "/deliveries", s.ctlDeliveries)
-		rt.handle(svcControl, http.MethodGet, "/faults", s.ctlFaults)
-		rt.handle(svcControl, http.MethodPost, "/faults", s.ctlAddFault)
-		rt.handle(svcControl, http.MethodDelete, "/faults", s.ctlClearFaults)
 	}
 }
 

@@ -1,0 +1,203 @@
+package mockserver
+
+import (
+	"net/http"
+	"path"
+	"strings"
+)
+
+// routes answers the handler of every route of the mock: the five services
+// under their LocalEndpoints prefixes, the public pages and the control
+// API. This table is the mock's table of contents: each pattern appears
+// here once, with the service that guards it and the handler that serves
+// it. Patterns are http.ServeMux patterns ("METHOD /path/{wildcard}"); a GET
+// route answers HEAD too.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	// route registers a route; protected services check the token first.
+	route := func(svc service, pattern string, h handlerFunc) { mux.Handle(pattern, s.serve(svc, true, h)) }
+	// open registers a route of a protected service that needs no token.
+	open := func(svc service, pattern string, h handlerFunc) { mux.Handle(pattern, s.serve(svc, false, h)) }
+
+	// Auth, {Auth} = /auth: the API Keys Grant token endpoint.
+	route(svcAuth, "POST /auth/oauth/token", s.handleToken)
+
+	// Forms service, {Forms} = /collect/api.
+	route(svcForms, "POST /collect/api/v1/forms", s.handleCreateForm)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}", s.handleGetForm)
+	route(svcForms, "PUT /collect/api/v1/forms/{externalId}", s.handleUpdateForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/publish", s.handlePublishForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/archive", s.handleArchiveForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/requests", s.handleCreateRequest)
+	route(svcForms, "POST /collect/api/v2/forms/{externalId}/requests", s.handleCreateRequestV2)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/requests/{requestId}/answers", s.handleRequestAnswers)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions", s.handleListSubmissions)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions/{submissionId}/answers", s.handleAnswers)
+	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files", s.handleListFiles)
+	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files/{fileId}", s.handleDownloadFile)
+
+	// Send service, {Send} = /send: simple case file creation and its queue.
+	route(svcSend, "POST /send"+sendCreatePath, s.handleSendCreate)
+	open(svcSend, "POST /send/api/v1/queue/public/status", s.handleQueueStatus)
+
+	// Signing service, {Sign} = "": case files and documents.
+	route(svcSign, "GET /api/v1/casefiles", s.handleListCaseFiles)
+	route(svcSign, "GET /api/v1/casefiles/{casefileId}", s.handleGetCaseFile)
+	route(svcSign, "DELETE /api/v1/casefiles/{casefileId}", s.handleDeleteCaseFile)
+	route(svcSign, "GET /api/v3/casefiles/{casefileId}", s.handleGetCaseFile)
+	route(svcSign, "GET /api/v3/documents/{documentId}/content", s.handleDocumentContent)
+	route(svcSign, "GET /api/v1/documents/{documentId}/content", s.handleDocumentContent)
+
+	// Webhook service, {Webhook} = /webhook: subscriptions.
+	route(svcWebhook, "POST /webhook/api/v1/subscriptions/test", s.handleSubscriptionTest)
+	route(svcWebhook, "POST /webhook/api/v1/subscriptions", s.handleSubscriptionCreate)
+	route(svcWebhook, "GET /webhook/api/v1/subscriptions", s.handleSubscriptionList)
+	route(svcWebhook, "GET /webhook/api/v1/subscriptions/{id}", s.handleSubscriptionGet)
+	route(svcWebhook, "PUT /webhook/api/v1/subscriptions/{id}", s.handleSubscriptionReplace)
+	route(svcWebhook, "DELETE /webhook/api/v1/subscriptions/{id}", s.handleSubscriptionDelete)
+
+	// Public pages, no token: forms to fill in, and signing pages.
+	route(svcPublic, "GET /public/forms/{externalId}", s.handlePublicPage)
+	route(svcPublic, "POST /public/forms/{externalId}", s.handlePublicSubmit)
+	route(svcPublic, "GET /public/forms/{externalId}/requests/{requestId}", s.handlePublicPage)
+	route(svcPublic, "POST /public/forms/{externalId}/requests/{requestId}", s.handlePublicSubmit)
+	route(svcPublic, "GET /public/sign/{token}", s.handleSigningPage)
+	route(svcPublic, "POST /public/sign/{token}", s.handleSigningPost)
+	route(svcPublic, "GET /public/sign/{token}/documents/{documentId}", s.handleSigningDocument)
+
+	// Control API under /mock, no token; off with WithControlAPI(false).
+	if s.cfg.control {
+		route(svcControl, "GET /mock/health", s.ctlHealth)
+		route(svcControl, "GET /mock/credentials", s.ctlCredentials)
+		route(svcControl, "POST /mock/users", s.ctlAddUser)
+		route(svcControl, "GET /mock/clock", s.ctlClock)
+		route(svcControl, "POST /mock/clock/advance", s.ctlAdvance)
+		route(svcControl, "GET /mock/requests", s.ctlRequests)
+		route(svcControl, "GET /mock/stats", s.ctlStats)
+		route(svcControl, "POST /mock/reset", s.ctlReset)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/signers/{signerId}/{action}", s.ctlSignerAction)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/shared-folder", s.ctlSharedFolder)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/expiry", s.ctlExpiry)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/anonymize", s.ctlAnonymize)
+		route(svcControl, "GET /mock/emails", s.ctlEmails)
+		route(svcControl, "GET /mock/events", s.ctlEvents)
+		route(svcControl, "GET /mock/deliveries", s.ctlDeliveries)
+		route(svcControl, "GET /mock/faults", s.ctlFaults)
+		route(svcControl, "POST /mock/faults", s.ctlAddFault)
+		route(svcControl, "DELETE /mock/faults", s.ctlClearFaults)
+	}
+	return &fallback{s: s, mux: mux}
+}
+
+// service names one of the areas the single listener serves. Its prefix
+// follows signkit.LocalEndpoints; its token placement follows
+// docs/platform.md, "Authentication" (see tokenFrom).
+type service int
+
+const (
+	svcAuth    service = iota // {Auth} = /auth: the token endpoint, no token
+	svcForms                  // {Forms} = /collect/api: Bearer or X-Auth-Token
+	svcSign                   // {Sign} = "": /api/...: Bearer or X-Auth-Token
+	svcSend                   // {Send} = /send: X-Auth-Token
+	svcWebhook                // {Webhook} = /webhook: Bearer, JWT or X-Auth-Token
+	svcPublic                 // public pages (forms, signing): no token
+	svcControl                // control API under /mock: no token
+)
+
+func (s service) needsToken() bool {
+	return s == svcForms || s == svcSign || s == svcSend || s == svcWebhook
+}
+
+// serviceOfPath tells which token-protected service a path belongs to, so an
+// unknown path of a protected service still answers 401 to a bad token.
+func serviceOfPath(p string) (service, bool) {
+	switch {
+	case strings.HasPrefix(p, "/collect/api/"):
+		return svcForms, true
+	case strings.HasPrefix(p, "/send/api/"):
+		return svcSend, true
+	case strings.HasPrefix(p, "/webhook/api/"):
+		return svcWebhook, true
+	case strings.HasPrefix(p, "/api/"):
+		return svcSign, true
+	}
+	return 0, false
+}
+
+// handlerFunc serves one route. A returned error is written with writeError;
+// the handler must not have written anything then.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// serve adapts a route's handler: where the service needs a token (and
+// guard is set) it authenticates first and puts the caller in the context
+// (userFrom); an error the handler returns is written as the JSON error.
+func (s *Server) serve(svc service, guard bool, h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if guard && svc.needsToken() {
+			u, err := s.authenticate(r, svc)
+			if err != nil {
+				writeError(w, err)
+				return
+			}
+			r = r.WithContext(withUser(r.Context(), u))
+		}
+		if err := h(w, r); err != nil {
+			writeError(w, err)
+		}
+	})
+}
+
+// fallback serves the routes of mux and answers what matches none in the
+// platform's JSON error shape: 405 with Allow when the path has routes for
+// other methods, 401 to a bad token on a protected service's path, else
+// 404.
+type fallback struct {
+	s   *Server
+	mux *http.ServeMux
+}
+
+// isClean reports whether p is in the canonical form the mux matches
+// without redirecting: no empty, "." or ".." segments (a trailing slash is
+// kept as is).
+func isClean(p string) bool {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
+}
+
+// methods are those fallback offers in Allow (HEAD goes with GET).
+var methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch}
+
+func (f *fallback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !isClean(r.URL.Path) { // the mux would redirect; the platform's paths are clean
+		writeError(w, errNotFound("no such resource: %s", r.URL.Path))
+		return
+	}
+	if _, pattern := f.mux.Handler(r); pattern != "" {
+		f.mux.ServeHTTP(w, r)
+		return
+	}
+	var allowed []string
+	for _, m := range methods {
+		probe := *r
+		probe.Method = m
+		if _, pattern := f.mux.Handler(&probe); pattern != "" {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeError(w, &apiError{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
+			Message: "method " + r.Method + " is not allowed here; allowed: " + strings.Join(allowed, ", ")})
+		return
+	}
+	if svc, ok := serviceOfPath(r.URL.Path); ok {
+		if _, err := f.s.authenticate(r, svc); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	writeError(w, errNotFound("no such resource: %s", r.URL.Path))
+}
