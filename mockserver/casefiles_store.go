@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/signkit/signkit-go/mockserver/internal/clock"
 	"sync"
 	"time"
 )
@@ -62,8 +63,8 @@ type caseFile struct {
 	Shared    bool      // in a shared folder: every user of the customer may read it
 	ExpireAt  time.Time // when a still unsigned case file expires; zero: never
 	Completed time.Time
-	expiry    *task
-	sending   *task // the activation planned for SendAt
+	expiry    *clock.Task
+	sending   *clock.Task // the activation planned for SendAt
 }
 
 // ccRecipient receives a copy when the case file completes.
@@ -105,7 +106,7 @@ type signer struct {
 	Token            string     // secret of the signing link, assigned on activation
 	ActivatedAt      time.Time
 	SignedAt         time.Time
-	reminder         *task
+	reminder         *clock.Task
 }
 
 // document is a document of a case file. Its content is produced on demand

@@ -69,7 +69,7 @@ func (s *Server) SignerAction(caseFileID, signerID int64, action string) error {
 	}
 	now := s.Now()
 	if rule.to >= 0 {
-		s.clock.cancel(sg.reminder)
+		s.clock.Cancel(sg.reminder)
 		s.write(func() {
 			sg.Status, cf.Updated = rule.to, now
 			if rule.to == sgSigned {

@@ -142,7 +142,7 @@ func (e *deliveryEngine) submit(d *delivery) {
 	q.items = append(q.items, d)
 	if !q.running {
 		q.running = true
-		e.s.clock.go_(func() { e.drain(d.subID, q) })
+		e.s.clock.Go(func() { e.drain(d.subID, q) })
 	}
 }
 
@@ -151,7 +151,7 @@ func (e *deliveryEngine) submit(d *delivery) {
 func (e *deliveryEngine) drain(subID string, q *subQueue) {
 	for {
 		e.mu.Lock()
-		if len(q.items) == 0 || clockClosed(e.s.clock) {
+		if len(q.items) == 0 || e.s.clock.Closed() {
 			q.items, q.running = nil, false
 			if e.queues[subID] == q {
 				delete(e.queues, subID)
@@ -168,13 +168,6 @@ func (e *deliveryEngine) drain(subID string, q *subQueue) {
 		e.attempt(d)
 		<-e.slots
 	}
-}
-
-// clockClosed reports whether the server is shutting down.
-func clockClosed(c *clock) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.closed
 }
 
 // attempt makes one delivery attempt, journals it and, when it failed,

@@ -40,7 +40,7 @@ func retryDelay(retry int) (time.Duration, bool) {
 // disabled and its creator and the customer's admins are told.
 func (e *deliveryEngine) failed(d *delivery, at time.Time) {
 	if delay, ok := retryDelay(d.attempt); ok {
-		e.s.clock.at(at.Add(delay), func() { e.submit(d) })
+		e.s.clock.At(at.Add(delay), func() { e.submit(d) })
 		return
 	}
 	sub, ok := e.s.webhooks.subs.disable(d.subID, d.gen)

@@ -104,7 +104,7 @@ func (l *eventLog) reset() {
 // subscribe registers fn to be called with each event as it is emitted, in
 // log order, on the emitter's goroutine while the emitter holds its locks.
 // fn must return quickly and must not emit events or call into the case
-// file store or the signing simulation: start slow work with s.clock.go_.
+// file store or the signing simulation: start slow work with s.clock.Go.
 // The returned function removes the listener.
 func (l *eventLog) subscribe(fn func(*event)) (cancel func()) {
 	l.mu.Lock()

@@ -118,7 +118,7 @@ func (s *Server) queueJob(u *user, def *sendCaseFile, up *sendUpload) *job {
 	if s.sign.jobs.store(j) {
 		up.remove()
 	}
-	s.clock.after(s.cfg.jobDelay, func() { s.runJob(j) })
+	s.clock.After(s.cfg.jobDelay, func() { s.runJob(j) })
 	return j
 }
 

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"context"
 	"errors"
+	"github.com/signkit/signkit-go/mockserver/internal/clock"
 	"html/template"
 	"net"
 	"net/http"
@@ -19,7 +20,7 @@ import (
 // pages and the control API. It is safe for concurrent use.
 type Server struct {
 	cfg     config
-	clock   *clock
+	clock   *clock.Clock
 	journal *journal
 	handler http.Handler
 
@@ -51,7 +52,7 @@ func New(opts ...Option) *Server {
 	if start.IsZero() {
 		start = time.Now()
 	}
-	s := &Server{cfg: cfg, clock: newClock(cfg.manualClock, start), journal: newJournal(cfg.journalSize)}
+	s := &Server{cfg: cfg, clock: clock.New(cfg.manualClock, start), journal: newJournal(cfg.journalSize)}
 	s.initDomains()
 	s.handler = withRequestID(s.journaled(s.faultInjecting(s.routes())))
 	return s
@@ -130,12 +131,12 @@ func (s *Server) AddUser(spec UserSpec) (UserCredentials, error) {
 }
 
 // Now answers the current mock time.
-func (s *Server) Now() time.Time { return s.clock.now() }
+func (s *Server) Now() time.Time { return s.clock.Now() }
 
 // Advance moves mock time forward by d: it waits for work in flight, runs
 // everything that falls due in time order, waits for that too, then returns.
 // It works with either clock. Do not call it from inside a handler.
-func (s *Server) Advance(d time.Duration) { s.clock.advance(d) }
+func (s *Server) Advance(d time.Duration) { s.clock.Advance(d) }
 
 // Transport answers an http.RoundTripper that serves requests in process,
 // without sockets, so it works inside testing/synctest. Any host works.
@@ -145,8 +146,8 @@ func (s *Server) Transport() http.RoundTripper { return inProcess{h: s.handler} 
 // no tokens, forms, submissions or case files, an empty journal and no
 // scheduled work. Mock time stays where it is.
 func (s *Server) Reset() {
-	s.clock.dropTasks()
-	s.clock.waitIdle()
+	s.clock.DropTasks()
+	s.clock.WaitIdle()
 	for _, fn := range s.resetHooks {
 		fn()
 	}
@@ -164,7 +165,7 @@ func (s *Server) Close() {
 				_ = s.httpSrv.Close()
 			}
 		}
-		s.clock.close()
+		s.clock.Close()
 		s.closeSigning()
 		s.closeWebhooks()
 	})

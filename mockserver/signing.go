@@ -173,7 +173,7 @@ func (s *Server) activate(cf *caseFile) {
 	s.measureRendered(cf)
 	if now.Before(cf.SendAt) {
 		id := cf.ID
-		cf.sending = s.clock.at(cf.SendAt, func() { s.activateID(id) })
+		cf.sending = s.clock.At(cf.SendAt, func() { s.activateID(id) })
 		return
 	}
 	s.write(func() {
@@ -320,7 +320,7 @@ func (s *Server) scheduleReminder(cf *caseFile, sg *signer) {
 		return
 	}
 	id, sid := cf.ID, sg.ID
-	sg.reminder = s.clock.after(time.Duration(sg.ReminderInterval)*24*time.Hour, func() { s.remind(id, sid) })
+	sg.reminder = s.clock.After(time.Duration(sg.ReminderInterval)*24*time.Hour, func() { s.remind(id, sid) })
 }
 
 // remind sends a reminder to a signer who is still to sign, and plans the
@@ -339,9 +339,9 @@ func (s *Server) remind(caseFileID, signerID int64) {
 
 // scheduleExpiry plans (or re-plans) the expiry of a case file.
 func (s *Server) scheduleExpiry(cf *caseFile) {
-	s.clock.cancel(cf.expiry)
+	s.clock.Cancel(cf.expiry)
 	id := cf.ID
-	cf.expiry = s.clock.at(cf.ExpireAt, func() { s.expire(id) })
+	cf.expiry = s.clock.At(cf.ExpireAt, func() { s.expire(id) })
 }
 
 // expire moves a case file that is still pending to expired (7) with
@@ -362,9 +362,9 @@ func (s *Server) expire(caseFileID int64) {
 // cancelTimers stops a case file's planned activation, its expiry and
 // every reminder.
 func (s *Server) cancelTimers(cf *caseFile) {
-	s.clock.cancel(cf.sending)
-	s.clock.cancel(cf.expiry)
+	s.clock.Cancel(cf.sending)
+	s.clock.Cancel(cf.expiry)
 	for _, sg := range cf.Signers {
-		s.clock.cancel(sg.reminder)
+		s.clock.Cancel(sg.reminder)
 	}
 }

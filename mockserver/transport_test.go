@@ -22,7 +22,7 @@ func TestTransportInsideSynctest(t *testing.T) {
 			t.Fatalf("fresh token: %d", st)
 		}
 		ran := false
-		s.clock.after(30*time.Minute, func() { ran = true })
+		s.clock.After(30*time.Minute, func() { ran = true })
 		time.Sleep(time.Hour)
 		synctest.Wait()
 		if !ran {

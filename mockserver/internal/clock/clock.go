@@ -1,4 +1,7 @@
-package mockserver
+// Package clock is the mock server's source of time and its scheduler:
+// real time plus what Advance added, or a manual clock that only Advance
+// moves, and tasks that run when mock time reaches them.
+package clock
 
 import (
 	"container/heap"
@@ -6,13 +9,13 @@ import (
 	"time"
 )
 
-// clock is the server's source of time and its scheduler. With the real
+// Clock is the server's source of time and its scheduler. With the real
 // clock, mock time is the wall clock plus whatever Advance added, and a
 // runner goroutine starts tasks when they fall due. With the manual clock,
 // time moves only by Advance, which runs the tasks that fall due in time
-// order. Either way, work started through go_ or by a task is "in flight"
+// order. Either way, work started through Go or by a task is "in flight"
 // and Advance waits for it.
-type clock struct {
+type Clock struct {
 	manual bool
 
 	mu     sync.Mutex
@@ -30,16 +33,18 @@ type clock struct {
 	stopped   chan struct{}
 }
 
-// task is one piece of work due at a mock time. Cancel it with clock.cancel.
-type task struct {
+// Task is one piece of work due at a mock time. Cancel it with Clock.Cancel.
+type Task struct {
 	at    time.Time
 	seq   uint64
 	fn    func()
 	index int // position in the heap; -1 once popped or cancelled
 }
 
-func newClock(manual bool, start time.Time) *clock {
-	c := &clock{manual: manual, base: start, wake: make(chan struct{}, 1),
+// New answers a clock at start: manual, moved only by Advance, or real
+// (start is ignored), whose runner goroutine starts tasks when they fall due.
+func New(manual bool, start time.Time) *Clock {
+	c := &Clock{manual: manual, base: start, wake: make(chan struct{}, 1),
 		done: make(chan struct{}), stopped: make(chan struct{})}
 	c.idle = sync.NewCond(&c.mu)
 	if manual {
@@ -50,28 +55,28 @@ func newClock(manual bool, start time.Time) *clock {
 	return c
 }
 
-// now answers the current mock time.
-func (c *clock) now() time.Time {
+// Now answers the current mock time.
+func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.nowLocked()
 }
 
-func (c *clock) nowLocked() time.Time {
+func (c *Clock) nowLocked() time.Time {
 	if c.manual {
 		return c.base
 	}
 	return time.Now().Add(c.offset)
 }
 
-// at schedules fn to run when mock time reaches t. A t that is not in the
-// future starts fn at once, in the background. The returned task can be
+// At schedules fn to run when mock time reaches t. A t that is not in the
+// future starts fn at once, in the background. The returned Task can be
 // cancelled until it starts.
-func (c *clock) at(t time.Time, fn func()) *task {
+func (c *Clock) At(t time.Time, fn func()) *Task {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.seq++
-	tk := &task{at: t, seq: c.seq, fn: fn, index: -1}
+	tk := &Task{at: t, seq: c.seq, fn: fn, index: -1}
 	if c.closed {
 		return tk
 	}
@@ -84,13 +89,13 @@ func (c *clock) at(t time.Time, fn func()) *task {
 	return tk
 }
 
-// after schedules fn to run d of mock time from now.
-func (c *clock) after(d time.Duration, fn func()) *task {
-	return c.at(c.now().Add(d), fn)
+// After schedules fn to run d of mock time from now.
+func (c *Clock) After(d time.Duration, fn func()) *Task {
+	return c.At(c.Now().Add(d), fn)
 }
 
-// cancel removes a task that has not started yet; it reports whether it did.
-func (c *clock) cancel(tk *task) bool {
+// Cancel removes a Task that has not started yet; it reports whether it did.
+func (c *Clock) Cancel(tk *Task) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if tk == nil || tk.index < 0 {
@@ -100,15 +105,15 @@ func (c *clock) cancel(tk *task) bool {
 	return true
 }
 
-// go_ runs fn in the background as work in flight, which Advance and Close
+// Go runs fn in the background as work in flight, which Advance and Close
 // wait for.
-func (c *clock) go_(fn func()) {
+func (c *Clock) Go(fn func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.startLocked(fn)
 }
 
-func (c *clock) startLocked(fn func()) {
+func (c *Clock) startLocked(fn func()) {
 	c.busy++
 	go func() {
 		defer c.finish()
@@ -116,7 +121,7 @@ func (c *clock) startLocked(fn func()) {
 	}()
 }
 
-func (c *clock) finish() {
+func (c *Clock) finish() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.busy--
@@ -125,8 +130,8 @@ func (c *clock) finish() {
 	}
 }
 
-// waitIdle returns once no work is in flight.
-func (c *clock) waitIdle() {
+// WaitIdle returns once no work is in flight.
+func (c *Clock) WaitIdle() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for c.busy > 0 {
@@ -134,14 +139,14 @@ func (c *clock) waitIdle() {
 	}
 }
 
-// advance moves mock time forward by d. It first waits for work in flight,
-// then runs every task that falls due, in time order (tasks due at the same
+// Advance moves mock time forward by d. It first waits for work in flight,
+// then runs every Task that falls due, in time order (tasks due at the same
 // instant run concurrently), waiting after each instant for the work they
-// started; then it returns. It must not be called from a task.
-func (c *clock) advance(d time.Duration) {
+// started; then it returns. It must not be called from a Task.
+func (c *Clock) Advance(d time.Duration) {
 	c.advanceMu.Lock()
 	defer c.advanceMu.Unlock()
-	c.waitIdle()
+	c.WaitIdle()
 	d = max(d, 0)
 	c.mu.Lock()
 	target := c.base.Add(d)
@@ -151,7 +156,7 @@ func (c *clock) advance(d time.Duration) {
 	}
 	c.mu.Unlock()
 	for c.runDue(target) {
-		c.waitIdle()
+		c.WaitIdle()
 	}
 	c.mu.Lock()
 	if c.manual && target.After(c.base) {
@@ -162,7 +167,7 @@ func (c *clock) advance(d time.Duration) {
 
 // runDue starts the tasks due at the earliest instant not after target and
 // reports whether there were any.
-func (c *clock) runDue(target time.Time) bool {
+func (c *Clock) runDue(target time.Time) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.tasks) == 0 || c.tasks[0].at.After(target) || c.closed {
@@ -173,14 +178,14 @@ func (c *clock) runDue(target time.Time) bool {
 		c.base = instant
 	}
 	for len(c.tasks) > 0 && c.tasks[0].at.Equal(instant) {
-		tk := heap.Pop(&c.tasks).(*task)
+		tk := heap.Pop(&c.tasks).(*Task)
 		c.startLocked(tk.fn)
 	}
 	return true
 }
 
 // run is the real clock's runner: it starts tasks as they fall due.
-func (c *clock) run() {
+func (c *Clock) run() {
 	defer close(c.stopped)
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -192,7 +197,7 @@ func (c *clock) run() {
 		}
 		c.mu.Unlock()
 		if wait <= 0 {
-			c.runDue(c.now())
+			c.runDue(c.Now())
 			continue
 		}
 		timer.Reset(wait)
@@ -205,17 +210,17 @@ func (c *clock) run() {
 	}
 }
 
-// poke tells the runner that the earliest task may have changed.
-func (c *clock) poke() {
+// poke tells the runner that the earliest Task may have changed.
+func (c *Clock) poke() {
 	select {
 	case c.wake <- struct{}{}:
 	default:
 	}
 }
 
-// dropTasks forgets every scheduled task (used by reset); work in flight
+// DropTasks forgets every scheduled Task (used by reset); work in flight
 // goes on.
-func (c *clock) dropTasks() {
+func (c *Clock) DropTasks() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, tk := range c.tasks {
@@ -224,8 +229,15 @@ func (c *clock) dropTasks() {
 	c.tasks = nil
 }
 
-// close stops the runner, drops scheduled tasks and waits for work in flight.
-func (c *clock) close() {
+// Closed reports whether Close was called: the server is shutting down.
+func (c *Clock) Closed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// Close stops the runner, drops scheduled tasks and waits for work in flight.
+func (c *Clock) Close() {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -233,16 +245,16 @@ func (c *clock) close() {
 	}
 	c.closed = true
 	c.mu.Unlock()
-	c.dropTasks()
+	c.DropTasks()
 	if !c.manual {
 		close(c.done)
 	}
 	<-c.stopped
-	c.waitIdle()
+	c.WaitIdle()
 }
 
 // taskQueue is a min-heap of tasks by due time, then by scheduling order.
-type taskQueue []*task
+type taskQueue []*Task
 
 func (q taskQueue) Len() int { return len(q) }
 func (q taskQueue) Less(i, j int) bool {
@@ -258,7 +270,7 @@ func (q taskQueue) Swap(i, j int) {
 
 // Push implements heap.Interface.
 func (q *taskQueue) Push(x any) {
-	tk := x.(*task)
+	tk := x.(*Task)
 	tk.index = len(*q)
 	*q = append(*q, tk)
 }
