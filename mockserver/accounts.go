@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"sync"
 
 	"github.com/signkit/signkit-go/auth"
@@ -98,15 +99,15 @@ func (a *accountStore) reset() {
 
 // add creates a user with fresh random credentials.
 func (a *accountStore) add(spec UserSpec) (*user, error) {
-	var p problems
+	var p wire.Problems
 	if spec.Name == "" {
-		p.add("name", "is required")
+		p.Add("name", "is required")
 	}
 	if spec.Email != "" && !validEmail(spec.Email) {
-		p.add("email", "is not an email address")
+		p.Add("email", "is not an email address")
 	}
 	if spec.NewCustomer && spec.CustomerID != 0 {
-		p.add("customerId", "must be omitted with newCustomer")
+		p.Add("customerId", "must be omitted with newCustomer")
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -115,9 +116,9 @@ func (a *accountStore) add(spec UserSpec) (*user, error) {
 		cust = DefaultCustomerID
 	}
 	if !spec.NewCustomer && !a.customers[cust] {
-		p.add("customerId", "no customer %d", cust)
+		p.Add("customerId", "no customer %d", cust)
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return nil, err
 	}
 	if spec.NewCustomer {

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"strings"
 	"sync"
@@ -104,16 +105,16 @@ type tokenRequest struct {
 // oauthError is an error of the token endpoint: {"error","error_description"},
 // plus the common fields so that either decoder reads it.
 func writeOAuthError(w http.ResponseWriter, status int, code, desc string) {
-	writeJSON(w, status, map[string]any{"error": code, "error_description": desc,
-		"statusCode": status, "message": desc, "details": []fieldError{}})
+	wire.WriteJSON(w, status, map[string]any{"error": code, "error_description": desc,
+		"statusCode": status, "message": desc, "details": []wire.FieldError{}})
 }
 
 // handleToken is POST {Auth}/oauth/token, the API Keys Grant.
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
 	var req tokenRequest
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &req); err != nil {
+	if err := wire.DecodeJSON(w, r, s.cfg.maxBodyBytes, &req); err != nil {
 		status, desc := http.StatusBadRequest, "the body must be a JSON object"
-		var apiErr *apiError
+		var apiErr *wire.Error
 		if errors.As(err, &apiErr) && apiErr.Status != http.StatusBadRequest {
 			status, desc = apiErr.Status, apiErr.Message // 413 too large, 415 not JSON
 		}
@@ -127,7 +128,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
 	}
 	tok, exp := s.tokens.issue(u.ID, s.Now(), time.Now())
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer",
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer",
 		"expires_in": int(tokenLifetime / time.Second), "access_token_expires_at": exp.Unix()})
 	return nil
 }
@@ -242,8 +243,8 @@ func wellFormedToken(tok string) bool {
 
 // errInvalidJWT is the Send service's answer to a token it cannot parse: a
 // 400 in the platform's exact shape (docs/platform.md, "Authentication").
-func errInvalidJWT() *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: "Bad Request",
+func errInvalidJWT() *wire.Error {
+	return &wire.Error{Status: http.StatusBadRequest, Code: "Bad Request",
 		Message: "Invalid JWT token: Invalid token format", Bare: true}
 }
 
@@ -253,18 +254,18 @@ func errInvalidJWT() *apiError {
 func (s *Server) authenticate(r *http.Request, svc service) (*user, error) {
 	tok, want := tokenFrom(r, svc)
 	if tok == "" {
-		return nil, errUnauthorized("missing access token: send it in " + want)
+		return nil, wire.Unauthorized("missing access token: send it in " + want)
 	}
 	if svc == svcSend && !wellFormedToken(tok) {
 		return nil, errInvalidJWT()
 	}
 	id, ok := s.tokens.lookup(tok, s.Now())
 	if !ok {
-		return nil, errUnauthorized("access token is expired or invalid; request a new one")
+		return nil, wire.Unauthorized("access token is expired or invalid; request a new one")
 	}
 	u := s.accounts.byID(id)
 	if u == nil {
-		return nil, errUnauthorized("access token is expired or invalid; request a new one")
+		return nil, wire.Unauthorized("access token is expired or invalid; request a new one")
 	}
 	return u, nil
 }

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"os"
 )
@@ -23,7 +24,7 @@ func (s *Server) handleDeleteCaseFile(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, v)
+	wire.WriteJSON(w, http.StatusOK, v)
 	return nil
 }
 
@@ -34,11 +35,11 @@ func (s *Server) deleteCaseFile(id int64) (caseFileJSON, error) {
 	defer s.sign.mu.Unlock()
 	cf, _ := s.lookupSigner(id, 0)
 	if cf == nil {
-		return caseFileJSON{}, errNotFound("no case file %d", id)
+		return caseFileJSON{}, wire.NotFound("no case file %d", id)
 	}
 	switch cf.Status {
 	case cfCompleted, cfSigned, cfAnonymized:
-		return caseFileJSON{}, errConflict("case file %d is %s and cannot be deleted", id, caseFileStatusName(cf.Status))
+		return caseFileJSON{}, wire.Conflict("case file %d is %s and cannot be deleted", id, caseFileStatusName(cf.Status))
 	}
 	s.cancelTimers(cf)
 	now := s.Now()
@@ -74,12 +75,12 @@ func (s *Server) AnonymizeCaseFile(caseFileID int64) error {
 	defer s.sign.mu.Unlock()
 	cf, _ := s.lookupSigner(caseFileID, 0)
 	if cf == nil {
-		return errNotFound("no case file %d", caseFileID)
+		return wire.NotFound("no case file %d", caseFileID)
 	}
 	switch cf.Status {
 	case cfCompleted, cfRejected, cfExpired, cfFailed:
 	default:
-		return errConflict("case file %d is %s: only a finished case file can be anonymized", cf.ID, caseFileStatusName(cf.Status))
+		return wire.Conflict("case file %d is %s: only a finished case file can be anonymized", cf.ID, caseFileStatusName(cf.Status))
 	}
 	s.cancelTimers(cf)
 	now := s.Now()

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"cmp"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"net/url"
 	"slices"
@@ -48,14 +49,14 @@ var caseFileSortFields = []string{"created", "id", "title", "status", "updated"}
 // or per_page (default 100); else the PHP SDK's limit and offset.
 func parseCaseFileQuery(r *http.Request) (caseFileQuery, error) {
 	q := r.URL.Query()
-	var p problems
+	var p wire.Problems
 	cq := caseFileQuery{title: strings.ToLower(q.Get("title")), metaData: strings.ToLower(q.Get("metaData")),
 		reference: q.Get("reference"), page: 1, perPage: defaultPerPage,
 		paginate: strings.EqualFold(strings.TrimSpace(r.Header.Get("x-paginate")), "true")}
 	for _, v := range splitList(q.Get("status")) {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < cfNew || n > cfAnonymized {
-			p.add("status", "must be case file statuses from 0 to 8, comma-separated")
+			p.Add("status", "must be case file statuses from 0 to 8, comma-separated")
 			break
 		}
 		cq.statuses = append(cq.statuses, n)
@@ -63,7 +64,7 @@ func parseCaseFileQuery(r *http.Request) (caseFileQuery, error) {
 	for _, v := range splitList(q.Get("ids")) {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 1 {
-			p.add("ids", "must be positive case file ids, comma-separated")
+			p.Add("ids", "must be positive case file ids, comma-separated")
 			break
 		}
 		cq.ids = append(cq.ids, n)
@@ -75,7 +76,7 @@ func parseCaseFileQuery(r *http.Request) (caseFileQuery, error) {
 	cq.perPage = queryInt(&p, q, defaultPerPage, maxPerPage, "perPage", "per_page")
 	cq.limit = queryInt(&p, q, 0, maxPerPage, "limit")
 	cq.offset = queryInt(&p, q, 0, -1, "offset")
-	return cq, p.err()
+	return cq, p.Err()
 }
 
 // splitList splits a comma-separated list, dropping empty items.
@@ -90,7 +91,7 @@ func splitList(v string) []string {
 }
 
 // queryUnix reads unix seconds (or an RFC 3339 time) from the query.
-func queryUnix(p *problems, q url.Values, name string) int64 {
+func queryUnix(p *wire.Problems, q url.Values, name string) int64 {
 	v := q.Get(name)
 	if v == "" {
 		return 0
@@ -101,14 +102,14 @@ func queryUnix(p *problems, q url.Values, name string) int64 {
 	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
 		return t.Unix()
 	}
-	p.add(name, "must be a time in unix seconds")
+	p.Add(name, "must be a time in unix seconds")
 	return 0
 }
 
 // queryInt reads the first of names present: an integer of at least lo
 // (with lo 0 for limit and offset, 1 otherwise) and at most hi (hi < 0: no
 // bound); def when none is present.
-func queryInt(p *problems, q url.Values, def, hi int, names ...string) int {
+func queryInt(p *wire.Problems, q url.Values, def, hi int, names ...string) int {
 	for _, name := range names {
 		v := q.Get(name)
 		if v == "" {
@@ -121,9 +122,9 @@ func queryInt(p *problems, q url.Values, def, hi int, names ...string) int {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < lo || (hi >= 0 && n > hi) {
 			if hi >= 0 {
-				p.add(name, "must be an integer from %d to %d", lo, hi)
+				p.Add(name, "must be an integer from %d to %d", lo, hi)
 			} else {
-				p.add(name, "must be an integer of at least %d", lo)
+				p.Add(name, "must be an integer of at least %d", lo)
 			}
 			return def
 		}
@@ -134,7 +135,7 @@ func queryInt(p *problems, q url.Values, def, hi int, names ...string) int {
 
 // parseSort reads sort ("-created,title") and order ("desc,asc", used for
 // keys without a sign).
-func parseSort(p *problems, sort, order string) []sortKey {
+func parseSort(p *wire.Problems, sort, order string) []sortKey {
 	fields, dirs := splitList(sort), splitList(order)
 	if len(fields) == 0 {
 		return []sortKey{{field: "created", desc: true}}
@@ -148,11 +149,11 @@ func parseSort(p *problems, sort, order string) []sortKey {
 				k.desc = true
 			case "asc":
 			default:
-				p.add("order", "must be asc or desc, comma-separated")
+				p.Add("order", "must be asc or desc, comma-separated")
 			}
 		}
 		if !slices.Contains(caseFileSortFields, k.field) {
-			p.add("sort", "must name fields among %s, each optionally prefixed with -", strings.Join(caseFileSortFields, ", "))
+			p.Add("sort", "must name fields among %s, each optionally prefixed with -", strings.Join(caseFileSortFields, ", "))
 			return nil
 		}
 		keys = append(keys, k)
@@ -249,6 +250,6 @@ func (s *Server) handleListCaseFiles(w http.ResponseWriter, r *http.Request) err
 		next.Set("per_page", strconv.Itoa(cq.perPage))
 		w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next"`, baseURLOf(r), r.URL.Path, next.Encode()))
 	}
-	writeJSON(w, http.StatusOK, out)
+	wire.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

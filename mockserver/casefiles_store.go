@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"sync"
 	"time"
 )
@@ -185,10 +186,10 @@ func (c *caseFileStore) access(id int64, u *user) (*caseFile, error) {
 	defer c.mu.RUnlock()
 	cf := c.files[id]
 	if cf == nil || cf.CustomerID != u.CustomerID {
-		return nil, errNotFound("no case file %d", id)
+		return nil, wire.NotFound("no case file %d", id)
 	}
 	if !visible(cf, u) {
-		return nil, errForbidden("case file %d belongs to another user", id)
+		return nil, wire.Forbidden("case file %d belongs to another user", id)
 	}
 	return cf, nil
 }

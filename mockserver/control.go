@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"runtime/debug"
 	"time"
@@ -11,30 +12,30 @@ func (s *Server) initControl() {
 }
 
 func (s *Server) ctlHealth(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "now": s.Now().UTC().Format(time.RFC3339Nano)})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "now": s.Now().UTC().Format(time.RFC3339Nano)})
 	return nil
 }
 
 func (s *Server) ctlCredentials(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, s.DefaultCredentials())
+	wire.WriteJSON(w, http.StatusOK, s.DefaultCredentials())
 	return nil
 }
 
 func (s *Server) ctlAddUser(w http.ResponseWriter, r *http.Request) error {
 	var spec UserSpec
-	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &spec); err != nil {
+	if err := wire.DecodeBody(w, r, s.cfg.maxBodyBytes, &spec); err != nil {
 		return err
 	}
 	c, err := s.AddUser(spec)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, c)
+	wire.WriteJSON(w, http.StatusCreated, c)
 	return nil
 }
 
 func (s *Server) ctlClock(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]string{"now": s.Now().UTC().Format(time.RFC3339Nano)})
+	wire.WriteJSON(w, http.StatusOK, map[string]string{"now": s.Now().UTC().Format(time.RFC3339Nano)})
 	return nil
 }
 
@@ -44,19 +45,19 @@ func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		Seconds *float64 `json:"seconds"`
 	}
-	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
 		return err
 	}
-	var p problems
+	var p wire.Problems
 	switch {
 	case body.Seconds == nil:
-		p.add("seconds", "is required")
+		p.Add("seconds", "is required")
 	case *body.Seconds < 0:
-		p.add("seconds", "must not be negative")
+		p.Add("seconds", "must not be negative")
 	case *body.Seconds > 100*365*24*3600:
-		p.add("seconds", "must be at most 100 years")
+		p.Add("seconds", "must be at most 100 years")
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return err
 	}
 	s.Advance(time.Duration(*body.Seconds * float64(time.Second)))
@@ -64,7 +65,7 @@ func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) ctlRequests(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]any{"items": s.journal.list()})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.journal.list()})
 	return nil
 }
 

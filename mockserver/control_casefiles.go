@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"slices"
 	"strconv"
@@ -50,22 +51,22 @@ func signerActionRules() map[string]signerActionRule {
 func (s *Server) SignerAction(caseFileID, signerID int64, action string) error {
 	rule, ok := signerActionRules()[action]
 	if !ok {
-		return errNotFound("no signer action %q; actions: request-opened, open, sign, reject, bounce, undeliverable, delete", action)
+		return wire.NotFound("no signer action %q; actions: request-opened, open, sign, reject, bounce, undeliverable, delete", action)
 	}
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	cf, sg := s.lookupSigner(caseFileID, signerID)
 	switch {
 	case cf == nil:
-		return errNotFound("no case file %d", caseFileID)
+		return wire.NotFound("no case file %d", caseFileID)
 	case sg == nil:
-		return errNotFound("case file %d has no signer %d", caseFileID, signerID)
+		return wire.NotFound("case file %d has no signer %d", caseFileID, signerID)
 	case cf.Status != cfPending:
-		return errConflict("case file %d is %s: signer actions need a pending case file", cf.ID, caseFileStatusName(cf.Status))
+		return wire.Conflict("case file %d is %s: signer actions need a pending case file", cf.ID, caseFileStatusName(cf.Status))
 	case !slices.Contains(rule.from, sg.Status):
-		return errConflict("signer %d is %s: %s is not possible", sg.ID, signerStatusName(sg.Status), action)
+		return wire.Conflict("signer %d is %s: %s is not possible", sg.ID, signerStatusName(sg.Status), action)
 	case rule.needEmail && sg.Email == "":
-		return errConflict("signer %d has no email: %s is not possible", sg.ID, action)
+		return wire.Conflict("signer %d has no email: %s is not possible", sg.ID, action)
 	}
 	now := s.Now()
 	if rule.to >= 0 {
@@ -96,7 +97,7 @@ func (s *Server) ShareCaseFile(caseFileID int64, shared bool) error {
 	defer s.cases.mu.Unlock()
 	cf := s.cases.files[caseFileID]
 	if cf == nil {
-		return errNotFound("no case file %d", caseFileID)
+		return wire.NotFound("no case file %d", caseFileID)
 	}
 	cf.Shared = shared
 	return nil
@@ -106,7 +107,7 @@ func (s *Server) ShareCaseFile(caseFileID int64, shared bool) error {
 func pathID(r *http.Request, name string) (int64, error) {
 	n, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	if err != nil || n < 1 {
-		return 0, errNotFound("%s must be a positive integer", name)
+		return 0, wire.NotFound("%s must be a positive integer", name)
 	}
 	return n, nil
 }
@@ -138,13 +139,13 @@ func (s *Server) ctlSharedFolder(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		Shared *bool `json:"shared"`
 	}
-	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
 		return err
 	}
 	if body.Shared == nil {
-		var p problems
-		p.add("shared", "is required (true or false)")
-		return p.err()
+		var p wire.Problems
+		p.Add("shared", "is required (true or false)")
+		return p.Err()
 	}
 	if err := s.ShareCaseFile(id, *body.Shared); err != nil {
 		return err
@@ -159,15 +160,15 @@ func (s *Server) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
 	defer s.sign.mu.Unlock()
 	cf, _ := s.lookupSigner(caseFileID, 0)
 	if cf == nil {
-		return errNotFound("no case file %d", caseFileID)
+		return wire.NotFound("no case file %d", caseFileID)
 	}
 	if !at.After(s.Now()) {
-		var p problems
-		p.add("expireAt", "must be in the future")
-		return p.err()
+		var p wire.Problems
+		p.Add("expireAt", "must be in the future")
+		return p.Err()
 	}
 	if cf.Status != cfPending && cf.Status != cfNew {
-		return errConflict("case file %d is %s: only a new or pending case file can expire", cf.ID, caseFileStatusName(cf.Status))
+		return wire.Conflict("case file %d is %s: only a new or pending case file can expire", cf.ID, caseFileStatusName(cf.Status))
 	}
 	s.write(func() { cf.ExpireAt = at })
 	if cf.Status == cfPending {
@@ -185,14 +186,14 @@ func (s *Server) ctlExpiry(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		ExpireAt string `json:"expireAt"`
 	}
-	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
 		return err
 	}
 	at, err := time.Parse(time.RFC3339Nano, body.ExpireAt)
 	if err != nil {
-		var p problems
-		p.add("expireAt", "must be an RFC 3339 time")
-		return p.err()
+		var p wire.Problems
+		p.Add("expireAt", "must be an RFC 3339 time")
+		return p.Err()
 	}
 	if err := s.SetCaseFileExpiry(id, at); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"time"
 )
@@ -60,7 +61,7 @@ func (s *Server) ctlDeliveries(w http.ResponseWriter, r *http.Request) error {
 			items = append(items, d)
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"items": items})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": items})
 	return nil
 }
 

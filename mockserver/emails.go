@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"time"
 )
@@ -38,7 +39,7 @@ func (s *Server) sendEmail(to, subject, text, signingLink string) {
 
 // ctlEmails is GET /mock/emails: {"items":[{"to","subject","text","signingLink","at"}]}.
 func (s *Server) ctlEmails(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]any{"items": s.sign.outbox.list()})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.sign.outbox.list()})
 	return nil
 }
 

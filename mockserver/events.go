@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"maps"
 	"net/http"
 	"slices"
@@ -186,7 +187,7 @@ type eventJSON struct {
 
 // ctlEvents is GET /mock/events[?customerId=n][&after=seq]: the event log.
 func (s *Server) ctlEvents(w http.ResponseWriter, r *http.Request) error {
-	var p problems
+	var p wire.Problems
 	num := func(name string) int64 {
 		v := r.URL.Query().Get(name)
 		if v == "" {
@@ -194,12 +195,12 @@ func (s *Server) ctlEvents(w http.ResponseWriter, r *http.Request) error {
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			p.add(name, "must be a non-negative integer")
+			p.Add(name, "must be a non-negative integer")
 		}
 		return n
 	}
 	cust, after := num("customerId"), num("after")
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return err
 	}
 	items := []eventJSON{}
@@ -207,6 +208,6 @@ func (s *Server) ctlEvents(w http.ResponseWriter, r *http.Request) error {
 		items = append(items, eventJSON{Seq: ev.Seq, EventID: ev.ID, EventType: ev.Type, CustomerID: ev.CustomerID,
 			CaseFileID: ev.CaseFileID, At: ev.At.UTC(), Body: ev.Body})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"items": items})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": items})
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"net/http"
 	"strconv"
@@ -66,42 +67,42 @@ type Fault struct {
 
 // check reports every problem of f as a 422.
 func (f *Fault) check() error {
-	var p problems
+	var p wire.Problems
 	switch {
 	case f.Path == "":
-		p.add("path", "is required")
+		p.Add("path", "is required")
 	case !strings.HasPrefix(f.Path, "/"):
-		p.add("path", "must start with /")
+		p.Add("path", "must start with /")
 	case strings.Contains(strings.TrimSuffix(f.Path, "*"), "*"):
-		p.add("path", "may hold * only at its end")
+		p.Add("path", "may hold * only at its end")
 	case isControlPath(strings.TrimSuffix(f.Path, "*")):
-		p.add("path", "the control API under /mock/ cannot be faulted")
+		p.Add("path", "the control API under /mock/ cannot be faulted")
 	}
 	if f.Method != "" && f.Method != "*" && strings.ToUpper(f.Method) != f.Method {
-		p.add("method", "must be an upper-case HTTP method, empty or *")
+		p.Add("method", "must be an upper-case HTTP method, empty or *")
 	}
 	if f.Status != 0 && (f.Status < 200 || f.Status > 599) {
-		p.add("status", "must be between 200 and 599")
+		p.Add("status", "must be between 200 and 599")
 	}
 	if f.Drop && f.Status != 0 {
-		p.add("status", "must be 0 when drop is set: a dropped connection has no status")
+		p.Add("status", "must be 0 when drop is set: a dropped connection has no status")
 	}
 	if f.RetryAfter < 0 || (f.RetryAfter > 0 && f.Status == 0) {
-		p.add("retryAfter", "must be a non-negative number of seconds, with a status")
+		p.Add("retryAfter", "must be a non-negative number of seconds, with a status")
 	}
 	if f.DelayMs < 0 || time.Duration(f.DelayMs)*time.Millisecond > maxFaultDelay {
-		p.add("delayMs", "must be between 0 and %d", maxFaultDelay.Milliseconds())
+		p.Add("delayMs", "must be between 0 and %d", maxFaultDelay.Milliseconds())
 	}
 	if f.Phase != "" && f.Phase != FaultBefore && f.Phase != FaultAfter {
-		p.add("phase", "must be %q or %q", FaultBefore, FaultAfter)
+		p.Add("phase", "must be %q or %q", FaultBefore, FaultAfter)
 	}
 	if f.Times < 0 {
-		p.add("times", "must not be negative")
+		p.Add("times", "must not be negative")
 	}
 	if f.Status == 0 && !f.Drop && f.DelayMs == 0 {
-		p.add("status", "a fault needs a status, a delay or drop")
+		p.Add("status", "a fault needs a status, a delay or drop")
 	}
-	return p.err()
+	return p.Err()
 }
 
 // normalize spells defaults out: phase before, "" for any method.
@@ -192,21 +193,21 @@ func (s *Server) Faults() []Fault {
 
 // ctlFaults is GET /mock/faults: {"items":[fault…]}.
 func (s *Server) ctlFaults(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]any{"items": s.Faults()})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.Faults()})
 	return nil
 }
 
 // ctlAddFault is POST /mock/faults with a Fault → 201 with the fault.
 func (s *Server) ctlAddFault(w http.ResponseWriter, r *http.Request) error {
 	var f Fault
-	if err := decodeBody(w, r, s.cfg.maxBodyBytes, &f); err != nil {
+	if err := wire.DecodeBody(w, r, s.cfg.maxBodyBytes, &f); err != nil {
 		return err
 	}
 	if err := s.InjectFault(f); err != nil {
 		return err
 	}
 	f.normalize()
-	writeJSON(w, http.StatusCreated, f)
+	wire.WriteJSON(w, http.StatusCreated, f)
 	return nil
 }
 
@@ -258,7 +259,7 @@ func applyFault(w http.ResponseWriter, r *http.Request, next http.Handler, f Fau
 		if f.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
 		}
-		writeError(w, &apiError{Status: f.Status, Code: "injected_fault",
+		wire.WriteError(w, &wire.Error{Status: f.Status, Code: "injected_fault",
 			Message: "fault injected by the mock server for " + r.Method + " " + r.URL.Path})
 	case effect != nil:
 		effect.replay(w)

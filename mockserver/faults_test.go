@@ -3,6 +3,7 @@ package mockserver
 import (
 	"context"
 	"errors"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"net/http"
 	"strings"
@@ -228,7 +229,7 @@ func TestFaultValidation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		err := s.InjectFault(tc.fault)
-		var ae *apiError
+		var ae *wire.Error
 		if !errors.As(err, &ae) || ae.Status != 422 || len(ae.Details) == 0 || ae.Details[0].Field != tc.field {
 			t.Errorf("%s: %v, want a 422 on %s", tc.name, err, tc.field)
 		}

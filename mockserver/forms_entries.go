@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"strconv"
 	"strings"
 )
@@ -103,8 +104,8 @@ type checkedSubmission struct {
 
 // validateSubmission answers the answers by input field (hidden fields and
 // sections cleared) or one problem per field and instance.
-func validateSubmission(v *formVersion, pf *prefill, in *submissionInput, maxFile int64) (checkedSubmission, problems) {
-	var p problems
+func validateSubmission(v *formVersion, pf *prefill, in *submissionInput, maxFile int64) (checkedSubmission, wire.Problems) {
+	var p wire.Problems
 	cs := checkedSubmission{answerSet: answerSet{values: make([]string, len(v.inputs)), lists: make([][]string, len(v.inputs)),
 		counts: make([]int, len(v.sections))}, uploads: make([][]*upload, len(v.inputs)), over: map[int]bool{}}
 	posted := postedInstances(v, in)
@@ -113,7 +114,7 @@ func validateSubmission(v *formVersion, pf *prefill, in *submissionInput, maxFil
 		if m := sec.MultipleEntries; m != nil {
 			cs.counts[si] = max(posted[si], pf.instances(si), 1)
 			if cs.counts[si] > m.Max {
-				p.add(sec.Slug, "takes at most %d entries", m.Max)
+				p.Add(sec.Slug, "takes at most %d entries", m.Max)
 				cs.counts[si], cs.over[si] = m.Max, true
 			}
 		}
@@ -147,7 +148,7 @@ func validateSubmission(v *formVersion, pf *prefill, in *submissionInput, maxFil
 // instance under key, or under the plain field name when plain is set and
 // key was not posted. A locked prefilled value stands; posting another
 // value for it is a problem.
-func postedAnswer(p *problems, in *submissionInput, pf *prefill, f inputField, k int, key string, plain bool) (string, *upload) {
+func postedAnswer(p *wire.Problems, in *submissionInput, pf *prefill, f inputField, k int, key string, plain bool) (string, *upload) {
 	if f.def.Type == typeFile {
 		up := in.files[key]
 		if up == nil && plain {
@@ -165,7 +166,7 @@ func postedAnswer(p *problems, in *submissionInput, pf *prefill, f inputField, k
 	val := strings.TrimSpace(posted)
 	if pa, ok := pf.answer(f.section, k, f.def.Name); ok && !pa.Editable {
 		if sent && val != pa.Value {
-			p.add(key, "is locked to its prefilled value and cannot be changed")
+			p.Add(key, "is locked to its prefilled value and cannot be changed")
 		}
 		val = pa.Value
 	}
@@ -175,7 +176,7 @@ func postedAnswer(p *problems, in *submissionInput, pf *prefill, f inputField, k
 // postedList answers the non-empty values of a multi-entry field, posted as
 // repeated <field>[] (or <field>). A locked prefilled value is its only
 // value.
-func postedList(p *problems, in *submissionInput, pf *prefill, f inputField) []string {
+func postedList(p *wire.Problems, in *submissionInput, pf *prefill, f inputField) []string {
 	name := f.def.Name
 	vals := []string{}
 	for _, raw := range append(in.list(name+"[]"), in.list(name)...) {
@@ -185,7 +186,7 @@ func postedList(p *problems, in *submissionInput, pf *prefill, f inputField) []s
 	}
 	if pa, ok := pf.answer(f.section, 0, name); ok && !pa.Editable {
 		if len(vals) > 0 && (len(vals) != 1 || vals[0] != pa.Value) {
-			p.add(name, "is locked to its prefilled value and cannot be changed")
+			p.Add(name, "is locked to its prefilled value and cannot be changed")
 		}
 		vals = []string{pa.Value}
 	}
@@ -195,7 +196,7 @@ func postedList(p *problems, in *submissionInput, pf *prefill, f inputField) []s
 // checkAnswers clears the answers of hidden fields and sections and checks
 // the visible ones: required, format, file size, number of values. A
 // section or field with too many entries gets that one problem only.
-func checkAnswers(p *problems, v *formVersion, cs *checkedSubmission, maxFile int64) {
+func checkAnswers(p *wire.Problems, v *formVersion, cs *checkedSubmission, maxFile int64) {
 	visible, secVisible := v.visibility(cs.values)
 	for si := range v.sections {
 		if !secVisible[si] {
@@ -216,15 +217,15 @@ func checkAnswers(p *problems, v *formVersion, cs *checkedSubmission, maxFile in
 		case f.def.MultipleEntries != nil:
 			vals := cs.lists[i]
 			if n := f.def.MultipleEntries.Max; len(vals) > n {
-				p.add(f.def.Name, "takes at most %d values", n)
+				p.Add(f.def.Name, "takes at most %d values", n)
 				continue
 			}
 			if len(vals) == 0 && f.def.Required {
-				p.add(f.def.Name, "is required")
+				p.Add(f.def.Name, "is required")
 			}
 			for k, val := range vals {
 				if msg := checkValue(f.def, val); msg != "" {
-					p.add(instanceKey(f.def.Name, k), "%s", msg)
+					p.Add(instanceKey(f.def.Name, k), "%s", msg)
 				}
 			}
 		default:
@@ -234,15 +235,15 @@ func checkAnswers(p *problems, v *formVersion, cs *checkedSubmission, maxFile in
 }
 
 // checkOne checks one answer posted under key.
-func checkOne(p *problems, def *fieldJSON, key, val string, up *upload, maxFile int64) {
+func checkOne(p *wire.Problems, def *fieldJSON, key, val string, up *upload, maxFile int64) {
 	switch {
 	case up != nil && up.tooLarge:
-		p.add(key, "file exceeds the limit of %d bytes", maxFile)
+		p.Add(key, "file exceeds the limit of %d bytes", maxFile)
 	case val == "" && def.Required:
-		p.add(key, "is required")
+		p.Add(key, "is required")
 	case val != "":
 		if msg := checkValue(def, val); msg != "" {
-			p.add(key, "%s", msg)
+			p.Add(key, "%s", msg)
 		}
 	}
 }

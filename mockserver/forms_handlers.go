@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"cmp"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"slices"
 	"sort"
@@ -29,11 +30,11 @@ func sortedKeys[V any](m map[string]V) []string {
 // decodeForm reads and validates a form definition.
 func (s *Server) decodeForm(w http.ResponseWriter, r *http.Request) (*formJSON, error) {
 	var def formJSON
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &def); err != nil {
+	if err := wire.DecodeJSON(w, r, s.cfg.maxBodyBytes, &def); err != nil {
 		return nil, err
 	}
 	if p := validateForm(&def); len(p) > 0 {
-		return nil, p.err()
+		return nil, p.Err()
 	}
 	return &def, nil
 }
@@ -47,7 +48,7 @@ func publishParam(r *http.Request) (bool, error) {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return false, problems{{Field: "publish", Message: "must be true or false"}}.err()
+		return false, wire.Problems{{Field: "publish", Message: "must be true or false"}}.Err()
 	}
 	return b, nil
 }
@@ -65,7 +66,7 @@ func (s *Server) handleCreateForm(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, view)
+	wire.WriteJSON(w, http.StatusCreated, view)
 	return nil
 }
 
@@ -80,7 +81,7 @@ func (s *Server) handleGetForm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, view)
+	wire.WriteJSON(w, http.StatusOK, view)
 	return nil
 }
 
@@ -97,7 +98,7 @@ func (s *Server) handleUpdateForm(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, view)
+	wire.WriteJSON(w, http.StatusOK, view)
 	return nil
 }
 
@@ -106,7 +107,7 @@ func (s *Server) handlePublishForm(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, view)
+	wire.WriteJSON(w, http.StatusOK, view)
 	return nil
 }
 
@@ -115,7 +116,7 @@ func (s *Server) handleArchiveForm(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, view)
+	wire.WriteJSON(w, http.StatusOK, view)
 	return nil
 }
 
@@ -131,18 +132,18 @@ type listQuery struct {
 func parseListQuery(r *http.Request) (listQuery, error) {
 	q := r.URL.Query()
 	lq := listQuery{limit: 10}
-	var p problems
+	var p wire.Problems
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1000 {
-			p.add("limit", "must be an integer from 1 to 1000")
+			p.Add("limit", "must be an integer from 1 to 1000")
 		}
 		lq.limit = n
 	}
 	if v := q.Get("offset"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			p.add("offset", "must be an integer of at least 0")
+			p.Add("offset", "must be an integer of at least 0")
 		}
 		lq.offset = n
 	}
@@ -154,12 +155,12 @@ func parseListQuery(r *http.Request) (listQuery, error) {
 		if v := q.Get(tf.name); v != "" {
 			t, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
-				p.add(tf.name, "must be an RFC 3339 time")
+				p.Add(tf.name, "must be an RFC 3339 time")
 			}
 			*tf.t, *tf.has = t, true
 		}
 	}
-	return lq, p.err()
+	return lq, p.Err()
 }
 
 type submissionJSON struct {
@@ -206,7 +207,7 @@ func (s *Server) handleListSubmissions(w http.ResponseWriter, r *http.Request) e
 		items = append(items, submissionJSON{SubmissionID: sub.id, CaseFileID: sub.caseFileID,
 			FormVersion: sub.version.number, CompletedAt: sub.completedAt.UTC()})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"items": items, "limit": lq.limit, "offset": lq.offset, "total": total})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": items, "limit": lq.limit, "offset": lq.offset, "total": total})
 	return nil
 }
 

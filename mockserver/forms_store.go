@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"sync"
 	"time"
 )
@@ -57,10 +58,10 @@ func (f *formStore) create(def *formJSON, u *user, now time.Time, publish bool, 
 func (f *formStore) get(id string, u *user) (*form, error) {
 	fm := f.forms[id]
 	if fm == nil || fm.customerID != u.CustomerID {
-		return nil, errNotFound("no form %q", id)
+		return nil, wire.NotFound("no form %q", id)
 	}
 	if fm.ownerID != u.ID && !u.SuperUser {
-		return nil, errForbidden("form %q belongs to another user", id)
+		return nil, wire.Forbidden("form %q belongs to another user", id)
 	}
 	return fm, nil
 }
@@ -102,7 +103,7 @@ func (f *formStore) update(id string, u *user, def *formJSON, publish bool, base
 		}
 		fm.draft = newVersion(fm.live.number+1, def)
 	default:
-		return formJSON{}, errConflict("form %q is %s: an archived form cannot be updated", id, fm.status)
+		return formJSON{}, wire.Conflict("form %q is %s: an archived form cannot be updated", id, fm.status)
 	}
 	if publish {
 		fm.live, fm.draft, fm.status = fm.draft, nil, stateActive
@@ -124,9 +125,9 @@ func (f *formStore) publish(id string, u *user, base string) (formJSON, error) {
 	case fm.status == stateDraft, fm.status == stateActive && fm.draft != nil:
 		fm.live, fm.draft, fm.status = fm.draft, nil, stateActive
 	case fm.status == stateActive:
-		return formJSON{}, errConflict("form %q is ACTIVE with version %d live and no unpublished version to publish", id, fm.live.number)
+		return formJSON{}, wire.Conflict("form %q is ACTIVE with version %d live and no unpublished version to publish", id, fm.live.number)
 	default:
-		return formJSON{}, errConflict("form %q is %s: an archived form cannot be published", id, fm.status)
+		return formJSON{}, wire.Conflict("form %q is %s: an archived form cannot be published", id, fm.status)
 	}
 	return fm.view(base), nil
 }
@@ -146,7 +147,7 @@ func (f *formStore) archive(id string, u *user, base string) (formJSON, error) {
 	case stateDraft:
 		fm.live, fm.draft = fm.draft, nil
 	default:
-		return formJSON{}, errConflict("form %q is %s: only an ACTIVE or DRAFT form can be archived", id, fm.status)
+		return formJSON{}, wire.Conflict("form %q is %s: only an ACTIVE or DRAFT form can be archived", id, fm.status)
 	}
 	fm.status = stateArchived
 	return fm.view(base), nil
@@ -154,7 +155,7 @@ func (f *formStore) archive(id string, u *user, base string) (formJSON, error) {
 
 // addRequest stores a prefilled request for an ACTIVE form. build checks
 // the answers against the live version and makes the request's sections.
-func (f *formStore) addRequest(id string, u *user, build func(*formVersion) (map[int][]map[string]prefillAnswer, problems)) (*prefill, error) {
+func (f *formStore) addRequest(id string, u *user, build func(*formVersion) (map[int][]map[string]prefillAnswer, wire.Problems)) (*prefill, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	fm, err := f.get(id, u)
@@ -162,11 +163,11 @@ func (f *formStore) addRequest(id string, u *user, build func(*formVersion) (map
 		return nil, err
 	}
 	if fm.status != stateActive {
-		return nil, errConflict("form %q is %s: prefilled requests need an ACTIVE form", id, fm.status)
+		return nil, wire.Conflict("form %q is %s: prefilled requests need an ACTIVE form", id, fm.status)
 	}
 	secs, p := build(fm.live)
 	if len(p) > 0 {
-		return nil, p.err()
+		return nil, p.Err()
 	}
 	if err := f.quotas.prefills.take(fm.customerID, 1); err != nil {
 		return nil, err
@@ -189,11 +190,11 @@ func (f *formStore) requestSubmission(id, requestID string, u *user) (*submissio
 	pf := fm.requests[requestID]
 	switch {
 	case pf == nil:
-		return nil, errNotFound("no prefilled request %q for form %q", requestID, id)
+		return nil, wire.NotFound("no prefilled request %q for form %q", requestID, id)
 	case fm.status == stateDraft:
-		return nil, errNotFound("form %q is DRAFT: request answers need an ACTIVE or ARCHIVED form", id)
+		return nil, wire.NotFound("form %q is DRAFT: request answers need an ACTIVE or ARCHIVED form", id)
 	case pf.sub == nil:
-		return nil, errNotFound("no submission yet through prefilled request %q", requestID)
+		return nil, wire.NotFound("no submission yet through prefilled request %q", requestID)
 	}
 	return pf.sub, nil
 }
@@ -205,15 +206,15 @@ func (f *formStore) publicForm(id, requestID string) (*form, *formVersion, *pref
 	defer f.mu.Unlock()
 	fm := f.forms[id]
 	if fm == nil || fm.status == stateDraft {
-		return nil, nil, nil, errNotFound("no form %q", id)
+		return nil, nil, nil, wire.NotFound("no form %q", id)
 	}
 	if fm.status != stateActive {
-		return nil, nil, nil, errNotFound("form %q is %s and accepts no submissions", id, fm.status)
+		return nil, nil, nil, wire.NotFound("form %q is %s and accepts no submissions", id, fm.status)
 	}
 	var pf *prefill
 	if requestID != "" {
 		if pf = fm.requests[requestID]; pf == nil {
-			return nil, nil, nil, errNotFound("no prefilled request %q for form %q", requestID, id)
+			return nil, nil, nil, wire.NotFound("no prefilled request %q for form %q", requestID, id)
 		}
 	}
 	return fm, fm.live, pf, nil

@@ -143,7 +143,7 @@ func TestFormValidation(t *testing.T) {
 		{"merge field unknown", func(m map[string]any) { fieldOf(m, 2, 0)["content"] = "{{nobody}}" }, []string{"sections[2].fields[0].content"}},
 		{"title template merge field", func(m map[string]any) { m["caseFileTitleTemplate"] = "{{fullName}}" }, []string{"caseFileTitleTemplate"}},
 		{"choice without options", func(m map[string]any) { delete(fieldOf(m, 0, 3), "options") }, []string{"sections[0].fields[3].options"}},
-		{"two problems, two details", func(m map[string]any) {
+		{"two wire.Problems, two details", func(m map[string]any) {
 			fieldOf(m, 0, 2)["type"] = "X"
 			m["caseFileTitleTemplate"] = "{{x}}"
 		}, []string{"caseFileTitleTemplate", "sections[0].fields[2].type"}},

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"strings"
 	"unicode"
 )
@@ -35,13 +36,13 @@ type seenField struct {
 // validateForm checks a form definition, fills in missing section slugs
 // (moving countryOptions to countryCodes), and answers one detail per
 // problem.
-func validateForm(def *formJSON) problems {
-	var p problems
+func validateForm(def *formJSON) wire.Problems {
+	var p wire.Problems
 	for _, m := range mergeFields(def.CaseFileTitleTemplate) {
 		switch m {
 		case "formName", mapSignerName, mapSignerEmail:
 		default:
-			p.add("caseFileTitleTemplate", "unknown merge field {{%s}}: use {{formName}}, {{primarySigner.name}} or {{primarySigner.email}}", m)
+			p.Add("caseFileTitleTemplate", "unknown merge field {{%s}}: use {{formName}}, {{primarySigner.name}} or {{primarySigner.email}}", m)
 		}
 	}
 	fillSlugs(def.Sections)
@@ -52,7 +53,7 @@ func validateForm(def *formJSON) problems {
 		sec := &def.Sections[si]
 		path := fmt.Sprintf("sections[%d]", si)
 		if slugs[sec.Slug] {
-			p.add(path+".slug", "duplicate section slug %q", sec.Slug)
+			p.Add(path+".slug", "duplicate section slug %q", sec.Slug)
 		}
 		slugs[sec.Slug] = true
 		checkMulti(&p, path+".multipleEntries", sec.MultipleEntries)
@@ -97,14 +98,14 @@ func slugOf(title string) string {
 }
 
 // checkMulti validates a multipleEntries property.
-func checkMulti(p *problems, path string, m *multiJSON) {
+func checkMulti(p *wire.Problems, path string, m *multiJSON) {
 	if m != nil && (m.Max < 1 || m.Max > maxEntries) {
-		p.add(path+".max", "must be from 1 to %d", maxEntries)
+		p.Add(path+".max", "must be from 1 to %d", maxEntries)
 	}
 }
 
 // checkField validates one field and then records its name as seen.
-func checkField(p *problems, path string, sec *sectionJSON, f *fieldJSON, seen map[string]seenField, mapped map[string]bool, si int) {
+func checkField(p *wire.Problems, path string, sec *sectionJSON, f *fieldJSON, seen map[string]seenField, mapped map[string]bool, si int) {
 	if f.CountryCodes == nil {
 		f.CountryCodes = f.CountryOptions
 	}
@@ -112,23 +113,23 @@ func checkField(p *problems, path string, sec *sectionJSON, f *fieldJSON, seen m
 	switch {
 	case f.Name == "" && f.Type == typeHTML:
 	case f.Name == "":
-		p.add(path+".name", "is required")
+		p.Add(path+".name", "is required")
 	case strings.ContainsAny(f.Name, "{}[] \t\r\n"):
-		p.add(path+".name", "must not contain spaces, braces or brackets")
+		p.Add(path+".name", "must not contain spaces, braces or brackets")
 	default:
 		if _, dup := seen[f.Name]; dup {
-			p.add(path+".name", "duplicate field name %q", f.Name)
+			p.Add(path+".name", "duplicate field name %q", f.Name)
 		}
 	}
 	if !knownType(f.Type) {
-		p.add(path+".type", "unknown type %q: use TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE, HTML or FILE", f.Type)
+		p.Add(path+".type", "unknown type %q: use TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE, HTML or FILE", f.Type)
 	}
 	checkMapTo(p, path+".mapTo", f, mapped)
 	checkCondition(p, path+".condition", f.Condition, seen, si, true)
 	switch f.Layout {
 	case "", "RADIO", "SELECT":
 	default:
-		p.add(path+".layout", "unknown layout %q: use RADIO or SELECT", f.Layout)
+		p.Add(path+".layout", "unknown layout %q: use RADIO or SELECT", f.Layout)
 	}
 	if f.Type == typeChoice {
 		checkOptions(p, path+".options", f.Options)
@@ -137,9 +138,9 @@ func checkField(p *problems, path string, sec *sectionJSON, f *fieldJSON, seen m
 		checkMulti(p, path+".multipleEntries", f.MultipleEntries)
 		switch {
 		case f.Type == typeHTML || f.Type == typeFile:
-			p.add(path+".multipleEntries", "a %s field cannot take several values", f.Type)
+			p.Add(path+".multipleEntries", "a %s field cannot take several values", f.Type)
 		case sec.MultipleEntries != nil:
-			p.add(path+".multipleEntries", "a field of a multi-entry section cannot take several values")
+			p.Add(path+".multipleEntries", "a field of a multi-entry section cannot take several values")
 		}
 	}
 	if f.Type == typeHTML {
@@ -154,36 +155,36 @@ func checkField(p *problems, path string, sec *sectionJSON, f *fieldJSON, seen m
 }
 
 // checkMapTo validates a field's mapTo target.
-func checkMapTo(p *problems, path string, f *fieldJSON, mapped map[string]bool) {
+func checkMapTo(p *wire.Problems, path string, f *fieldJSON, mapped map[string]bool) {
 	switch f.MapTo {
 	case "":
 	case mapSignerName, mapSignerEmail:
 		if mapped[f.MapTo] {
-			p.add(path, "another field is already mapped to %s", f.MapTo)
+			p.Add(path, "another field is already mapped to %s", f.MapTo)
 		}
 		mapped[f.MapTo] = true
 		if strings.HasSuffix(f.MapTo, ".email") && f.Type != typeEmail {
-			p.add(path, "a field mapped to %s must have type EMAIL", f.MapTo)
+			p.Add(path, "a field mapped to %s must have type EMAIL", f.MapTo)
 		}
 		if f.Type == typeHTML || f.Type == typeFile {
-			p.add(path, "a %s field cannot be mapped", f.Type)
+			p.Add(path, "a %s field cannot be mapped", f.Type)
 		}
 	default:
-		p.add(path, "unknown target %q: use primarySigner.name or primarySigner.email", f.MapTo)
+		p.Add(path, "unknown target %q: use primarySigner.name or primarySigner.email", f.MapTo)
 	}
 }
 
 // checkMergeSources validates the {{field}} merge fields of HTML content:
 // each names a field of an earlier section that is required and not
 // conditional (docs/platform.md, "Forms").
-func checkMergeSources(p *problems, path, content string, seen map[string]seenField, si int) {
+func checkMergeSources(p *wire.Problems, path, content string, seen map[string]seenField, si int) {
 	for _, m := range mergeFields(content) {
 		src, ok := seen[m]
 		switch {
 		case !ok || src.section >= si:
-			p.add(path, "merge field {{%s}} must name a field of an earlier section", m)
+			p.Add(path, "merge field {{%s}} must name a field of an earlier section", m)
 		case !src.required || src.conditional:
-			p.add(path, "merge field {{%s}} must name a required field without a condition", m)
+			p.Add(path, "merge field {{%s}} must name a required field without a condition", m)
 		}
 	}
 }
@@ -191,39 +192,39 @@ func checkMergeSources(p *problems, path, content string, seen map[string]seenFi
 // checkCondition validates a condition: at least one rule, each an EQUALS on
 // an earlier field (of an earlier section unless sameSection is allowed)
 // that takes one answer (not of a multi-entry section, not multi-entry).
-func checkCondition(p *problems, path string, c *conditionJSON, seen map[string]seenField, si int, sameSection bool) {
+func checkCondition(p *wire.Problems, path string, c *conditionJSON, seen map[string]seenField, si int, sameSection bool) {
 	if c == nil {
 		return
 	}
 	if len(c.Rules) == 0 {
-		p.add(path+".rules", "a condition needs at least one rule")
+		p.Add(path+".rules", "a condition needs at least one rule")
 	}
 	for ri, r := range c.Rules {
 		rp := fmt.Sprintf("%s.rules[%d]", path, ri)
 		if r.Operator != "EQUALS" {
-			p.add(rp+".operator", "unknown operator %q: use EQUALS", r.Operator)
+			p.Add(rp+".operator", "unknown operator %q: use EQUALS", r.Operator)
 		}
 		src, ok := seen[r.Field]
 		switch {
 		case !ok || (!sameSection && src.section >= si):
-			p.add(rp+".field", "%q is not an earlier field", r.Field)
+			p.Add(rp+".field", "%q is not an earlier field", r.Field)
 		case src.multi:
-			p.add(rp+".field", "%q takes several answers and cannot be a condition's field", r.Field)
+			p.Add(rp+".field", "%q takes several answers and cannot be a condition's field", r.Field)
 		}
 	}
 }
 
-func checkOptions(p *problems, path string, opts []optionJSON) {
+func checkOptions(p *wire.Problems, path string, opts []optionJSON) {
 	if len(opts) == 0 {
-		p.add(path, "a CHOICE field needs at least one option")
+		p.Add(path, "a CHOICE field needs at least one option")
 		return
 	}
 	values := map[string]bool{}
 	for i, o := range opts {
 		if o.Value == "" {
-			p.add(fmt.Sprintf("%s[%d].value", path, i), "is required")
+			p.Add(fmt.Sprintf("%s[%d].value", path, i), "is required")
 		} else if values[o.Value] {
-			p.add(fmt.Sprintf("%s[%d].value", path, i), "duplicate option %q", o.Value)
+			p.Add(fmt.Sprintf("%s[%d].value", path, i), "duplicate option %q", o.Value)
 		}
 		values[o.Value] = true
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"net/http"
 	"testing"
@@ -95,10 +96,10 @@ func login(t testing.TB, s *Server, c UserCredentials) string {
 
 // apiErr is the JSON error body.
 type apiErr struct {
-	StatusCode int          `json:"statusCode"`
-	Error      string       `json:"error"`
-	Message    string       `json:"message"`
-	Details    []fieldError `json:"details"`
+	StatusCode int               `json:"statusCode"`
+	Error      string            `json:"error"`
+	Message    string            `json:"message"`
+	Details    []wire.FieldError `json:"details"`
 }
 
 func newManual(t testing.TB, opts ...Option) *Server {

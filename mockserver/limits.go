@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"sync"
 )
@@ -70,12 +71,12 @@ func (l Limits) resolve() Limits {
 
 // errStorageLimit is the 507 of a limit: it names the limit (the field of
 // Limits) and how to raise it.
-func errStorageLimit(field string, max int, customerID int64) *apiError {
-	return &apiError{Status: http.StatusInsufficientStorage, Code: "storage_limit",
+func errStorageLimit(field string, max int, customerID int64) *wire.Error {
+	return &wire.Error{Status: http.StatusInsufficientStorage, Code: "storage_limit",
 		Message: fmt.Sprintf("the mock server holds %d %s for customer %d, its limit; raise it with "+
 			"mockserver.WithLimits(mockserver.Limits{%s: n}), or empty the mock with POST /mock/reset",
 			max, field, customerID, field),
-		Details: []fieldError{{Field: "limits." + field, Message: fmt.Sprintf("at most %d per customer", max)}}}
+		Details: []wire.FieldError{{Field: "limits." + field, Message: fmt.Sprintf("at most %d per customer", max)}}}
 }
 
 // quota counts what each customer holds of one kind against its limit. It

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"runtime"
 	"strings"
@@ -69,7 +70,7 @@ func TestLimits(t *testing.T) {
 		}
 		cases := sndCaseCount(s)
 		_, err := s.submit(form.ExternalID, "", &submissionInput{values: validAnswers()})
-		if ae, ok := err.(*apiError); !ok || ae.Status != 507 || ae.Details[0].Field != "limits.Submissions" {
+		if ae, ok := err.(*wire.Error); !ok || ae.Status != 507 || ae.Details[0].Field != "limits.Submissions" {
 			t.Fatalf("second submission: %v", err)
 		}
 		s.forms.mu.Lock()

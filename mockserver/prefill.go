@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 )
 
@@ -22,56 +23,56 @@ type prefillV2 struct {
 
 func (s *Server) handleCreateRequest(w http.ResponseWriter, r *http.Request) error {
 	var body prefillV1
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
 		return err
 	}
 	if body.Answers == nil {
-		return problems{{Field: "answers", Message: "is required"}}.err()
+		return wire.Problems{{Field: "answers", Message: "is required"}}.Err()
 	}
-	return s.storeRequest(w, r, func(v *formVersion) (map[int][]map[string]prefillAnswer, problems) {
+	return s.storeRequest(w, r, func(v *formVersion) (map[int][]map[string]prefillAnswer, wire.Problems) {
 		return prefillSectionsV1(v, body.Answers)
 	})
 }
 
 func (s *Server) handleCreateRequestV2(w http.ResponseWriter, r *http.Request) error {
 	var body prefillV2
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
 		return err
 	}
 	if body.Answers == nil {
-		return problems{{Field: "answers", Message: "is required"}}.err()
+		return wire.Problems{{Field: "answers", Message: "is required"}}.Err()
 	}
-	return s.storeRequest(w, r, func(v *formVersion) (map[int][]map[string]prefillAnswer, problems) {
+	return s.storeRequest(w, r, func(v *formVersion) (map[int][]map[string]prefillAnswer, wire.Problems) {
 		return prefillSectionsV2(v, body.Answers)
 	})
 }
 
 // storeRequest stores a prefilled request built by build and answers 200
 // with its link.
-func (s *Server) storeRequest(w http.ResponseWriter, r *http.Request, build func(*formVersion) (map[int][]map[string]prefillAnswer, problems)) error {
+func (s *Server) storeRequest(w http.ResponseWriter, r *http.Request, build func(*formVersion) (map[int][]map[string]prefillAnswer, wire.Problems)) error {
 	id := r.PathValue("externalId")
 	pf, err := s.forms.addRequest(id, userFrom(r), build)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"requestUrl": requestURL(baseURLOf(r), id, pf.id), "requestId": pf.id})
+	wire.WriteJSON(w, http.StatusOK, map[string]string{"requestUrl": requestURL(baseURLOf(r), id, pf.id), "requestId": pf.id})
 	return nil
 }
 
 // prefillSectionsV1 checks v1 answers: every key names an input field that
 // can be prefilled and every value suits its field. A field of a multi-entry
 // section prefills its first instance.
-func prefillSectionsV1(v *formVersion, answers map[string]prefillAnswer) (map[int][]map[string]prefillAnswer, problems) {
-	var p problems
+func prefillSectionsV1(v *formVersion, answers map[string]prefillAnswer) (map[int][]map[string]prefillAnswer, wire.Problems) {
+	var p wire.Problems
 	secs := map[int][]map[string]prefillAnswer{}
 	for _, name := range sortedKeys(answers) {
 		i, ok := v.byName[name]
 		if !ok {
-			p.add("answers."+name, "no field named %q in the form", name)
+			p.Add("answers."+name, "no field named %q in the form", name)
 			continue
 		}
 		if msg := prefillProblem(v.inputs[i].def, answers[name].Value); msg != "" {
-			p.add("answers."+name, "%s", msg)
+			p.Add("answers."+name, "%s", msg)
 			continue
 		}
 		si := v.inputs[i].section
@@ -87,8 +88,8 @@ func prefillSectionsV1(v *formVersion, answers map[string]prefillAnswer) (map[in
 // has at least one and at most as many instances as the section takes (one
 // without multipleEntries), and every field is an input field of that
 // section that can be prefilled with a value that suits it.
-func prefillSectionsV2(v *formVersion, answers map[string][]map[string]prefillAnswer) (map[int][]map[string]prefillAnswer, problems) {
-	var p problems
+func prefillSectionsV2(v *formVersion, answers map[string][]map[string]prefillAnswer) (map[int][]map[string]prefillAnswer, wire.Problems) {
+	var p wire.Problems
 	bySlug := map[string]int{}
 	for si, sec := range v.sections {
 		bySlug[sec.Slug] = si
@@ -98,7 +99,7 @@ func prefillSectionsV2(v *formVersion, answers map[string][]map[string]prefillAn
 		si, ok := bySlug[slug]
 		path := "answers." + slug
 		if !ok {
-			p.add(path, "no section with slug %q in the form", slug)
+			p.Add(path, "no section with slug %q in the form", slug)
 			continue
 		}
 		insts, max := answers[slug], 1
@@ -106,7 +107,7 @@ func prefillSectionsV2(v *formVersion, answers map[string][]map[string]prefillAn
 			max = m.Max
 		}
 		if len(insts) == 0 || len(insts) > max {
-			p.add(path, "must list from 1 to %d instances, one object each", max)
+			p.Add(path, "must list from 1 to %d instances, one object each", max)
 			continue
 		}
 		for k, inst := range insts {
@@ -114,11 +115,11 @@ func prefillSectionsV2(v *formVersion, answers map[string][]map[string]prefillAn
 				fp := fmt.Sprintf("%s[%d].%s", path, k, name)
 				i, ok := v.byName[name]
 				if !ok || v.inputs[i].section != si {
-					p.add(fp, "no field named %q in section %q", name, slug)
+					p.Add(fp, "no field named %q in section %q", name, slug)
 					continue
 				}
 				if msg := prefillProblem(v.inputs[i].def, inst[name].Value); msg != "" {
-					p.add(fp, "%s", msg)
+					p.Add(fp, "%s", msg)
 				}
 			}
 			if inst == nil {
@@ -144,6 +145,6 @@ func (s *Server) handleRequestAnswers(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sub.answers(id))
+	wire.WriteJSON(w, http.StatusOK, sub.answers(id))
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"html"
 	"html/template"
 	"net/http"
@@ -26,7 +27,7 @@ type pageData struct {
 	Title, Description, Action, Lang string
 	T                                pageText
 	Sections                         []pageSection
-	Errors                           []fieldError
+	Errors                           []wire.FieldError
 }
 
 // pageSection is a section of the page: one instance, or with
@@ -65,7 +66,7 @@ type pageField struct {
 
 // buildPage lays out a version with prefill, a rejected submission's posted
 // answers (in, nil on GET) and its errors.
-func buildPage(v *formVersion, pf *prefill, in *submissionInput, errs []fieldError, action string) pageData {
+func buildPage(v *formVersion, pf *prefill, in *submissionInput, errs []wire.FieldError, action string) pageData {
 	values := make([]string, len(v.inputs))
 	for i, f := range v.inputs {
 		values[i], _ = pageValue(pf, in, f, 0, firstKey(v, f))
@@ -182,8 +183,8 @@ func (s *Server) publicError(w http.ResponseWriter, r *http.Request, err error) 
 	if wantsJSON(r) {
 		return err
 	}
-	ae := &apiError{Status: http.StatusInternalServerError, Message: "internal error"}
-	if a, ok := err.(*apiError); ok {
+	ae := &wire.Error{Status: http.StatusInternalServerError, Message: "internal error"}
+	if a, ok := err.(*wire.Error); ok {
 		ae = a
 	}
 	return s.renderPage(w, ae.Status, "gone", ae)

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"errors"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -25,10 +26,10 @@ func (s *Server) handlePublicSubmit(w http.ResponseWriter, r *http.Request) erro
 		return s.publicError(w, r, err)
 	}
 	sub, err := s.submit(id, reqID, in)
-	var ae *apiError
+	var ae *wire.Error
 	switch {
 	case err == nil && wantsJSON(r):
-		writeJSON(w, http.StatusCreated, map[string]int64{"submissionId": sub.id, "casefileId": sub.caseFileID})
+		wire.WriteJSON(w, http.StatusCreated, map[string]int64{"submissionId": sub.id, "casefileId": sub.caseFileID})
 		return nil
 	case err == nil:
 		return s.renderPage(w, http.StatusCreated, "thanks", submissionJSON{SubmissionID: sub.id, CaseFileID: sub.caseFileID})
@@ -52,7 +53,7 @@ func (s *Server) readSubmission(w http.ResponseWriter, r *http.Request) (*submis
 	case "multipart/form-data":
 		mr, err := r.MultipartReader()
 		if err != nil {
-			return nil, errBadRequest("malformed multipart body: %v", err)
+			return nil, wire.BadRequest("malformed multipart body: %v", err)
 		}
 		if err := s.readParts(mr, in); err != nil {
 			return nil, bodyError(err, s.cfg.maxBodyBytes)
@@ -65,7 +66,7 @@ func (s *Server) readSubmission(w http.ResponseWriter, r *http.Request) (*submis
 			in.values[k], in.all[k] = vs[0], vs
 		}
 	default:
-		return nil, errBadRequest("the body must be multipart/form-data (or application/x-www-form-urlencoded)")
+		return nil, wire.BadRequest("the body must be multipart/form-data (or application/x-www-form-urlencoded)")
 	}
 	return in, nil
 }
@@ -96,7 +97,7 @@ func (s *Server) readParts(mr *multipart.Reader, in *submissionInput) error {
 			return fmt.Errorf("read value %q: %w", name, err)
 		}
 		if len(b) > maxValueBytes {
-			return errValidation([]fieldError{{Field: name, Message: fmt.Sprintf("exceeds %d bytes", maxValueBytes)}})
+			return wire.Validation([]wire.FieldError{{Field: name, Message: fmt.Sprintf("exceeds %d bytes", maxValueBytes)}})
 		}
 		if name == "" {
 			continue
@@ -133,15 +134,15 @@ func readUpload(part *multipart.Part, limit int64) (*upload, error) {
 }
 
 // bodyError maps a body read failure to 413 (too large), a passed-through
-// apiError, or 400.
+// wire.Error, or 400.
 func bodyError(err error, limit int64) error {
 	var tooLarge *http.MaxBytesError
-	var ae *apiError
+	var ae *wire.Error
 	switch {
 	case errors.As(err, &tooLarge):
-		return errTooLarge(limit)
+		return wire.TooLarge(limit)
 	case errors.As(err, &ae):
 		return ae
 	}
-	return errBadRequest("malformed body: %v", err)
+	return wire.BadRequest("malformed body: %v", err)
 }

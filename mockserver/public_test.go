@@ -147,7 +147,7 @@ func TestPublicSubmitValidation(t *testing.T) {
 		{"choice not an option", with(func(m map[string]string) { m["hasCompany"] = "maybe" }), nil, []string{"hasCompany"}},
 		{"conditional required once visible", with(func(m map[string]string) { delete(m, "companyName"); delete(m, "vat") }), nil, []string{"vat", "companyName"}},
 		{"file too large", validAnswers(), map[string][2]string{"attachment": {"big.bin", "0123456789ABC"}}, []string{"attachment"}},
-		{"several problems", with(func(m map[string]string) { m["email"] = "x"; m["phone"] = "y" }), nil, []string{"email", "phone"}},
+		{"several wire.Problems", with(func(m map[string]string) { m["email"] = "x"; m["phone"] = "y" }), nil, []string{"email", "phone"}},
 	}
 	for _, tc := range tests {
 		subs, cases := len(s.forms.forms[f.ExternalID].subs), s.caseFileCount()

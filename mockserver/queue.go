@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"os"
 	"strconv"
@@ -268,18 +269,18 @@ func (s *Server) handleQueueStatus(w http.ResponseWriter, r *http.Request) error
 		UUID        string `json:"uuid"`
 		PayloadHash string `json:"payloadHash"`
 	}
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
 		return err
 	}
 	if ok, wait := s.sign.polls.allow(body.UUID + "\x00" + strings.ToLower(body.PayloadHash)); !ok {
 		secs := int64((wait + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
-		return &apiError{Status: http.StatusTooManyRequests, Code: "too_many_requests",
+		return &wire.Error{Status: http.StatusTooManyRequests, Code: "too_many_requests",
 			Message: fmt.Sprintf("at most %d status checks per minute for one job: retry in %d s", queueStatusLimit, max(secs, 1))}
 	}
 	j, ok := s.sign.jobs.lookup(body.UUID, body.PayloadHash)
 	if !ok {
-		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Job not found", "statusCode": http.StatusNotFound})
+		wire.WriteJSON(w, http.StatusNotFound, map[string]any{"message": "Job not found", "statusCode": http.StatusNotFound})
 		return nil
 	}
 	out := queueStatusJSON{UUID: j.UUID, Type: "casefile_creation", Payload: j.Payload, PayloadHash: j.PayloadHash,
@@ -293,7 +294,7 @@ func (s *Server) handleQueueStatus(w http.ResponseWriter, r *http.Request) error
 		res.Data.SigningLinks = s.signingLinks(j.CaseFileID, baseURLOf(r))
 		out.Result = res
 	}
-	writeJSON(w, http.StatusOK, out)
+	wire.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"path"
 	"strings"
@@ -124,7 +125,7 @@ func serviceOfPath(p string) (service, bool) {
 	return 0, false
 }
 
-// handlerFunc serves one route. A returned error is written with writeError;
+// handlerFunc serves one route. A returned error is written with wire.WriteError;
 // the handler must not have written anything then.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
@@ -136,13 +137,13 @@ func (s *Server) serve(svc service, guard bool, h handlerFunc) http.Handler {
 		if guard && svc.needsToken() {
 			u, err := s.authenticate(r, svc)
 			if err != nil {
-				writeError(w, err)
+				wire.WriteError(w, err)
 				return
 			}
 			r = r.WithContext(withUser(r.Context(), u))
 		}
 		if err := h(w, r); err != nil {
-			writeError(w, err)
+			wire.WriteError(w, err)
 		}
 	})
 }
@@ -172,7 +173,7 @@ var methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.Met
 
 func (f *fallback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !isClean(r.URL.Path) { // the mux would redirect; the platform's paths are clean
-		writeError(w, errNotFound("no such resource: %s", r.URL.Path))
+		wire.WriteError(w, wire.NotFound("no such resource: %s", r.URL.Path))
 		return
 	}
 	if _, pattern := f.mux.Handler(r); pattern != "" {
@@ -189,15 +190,15 @@ func (f *fallback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeError(w, &apiError{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
+		wire.WriteError(w, &wire.Error{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
 			Message: "method " + r.Method + " is not allowed here; allowed: " + strings.Join(allowed, ", ")})
 		return
 	}
 	if svc, ok := serviceOfPath(r.URL.Path); ok {
 		if _, err := f.s.authenticate(r, svc); err != nil {
-			writeError(w, err)
+			wire.WriteError(w, err)
 			return
 		}
 	}
-	writeError(w, errNotFound("no such resource: %s", r.URL.Path))
+	wire.WriteError(w, wire.NotFound("no such resource: %s", r.URL.Path))
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"hash"
 	"io"
 	"mime"
@@ -134,12 +135,12 @@ func (u *sendUpload) remove() {
 // computed while streaming when data comes first, else re-read from disk.
 func (s *Server) readUpload(r *http.Request) (*sendUpload, error) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "multipart/form-data" {
-		return nil, &apiError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
+		return nil, &wire.Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
 			Message: "send the case file as Content-Type: multipart/form-data with a data part and files parts"}
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, errBadRequest("the body must be multipart/form-data with a data part and files parts")
+		return nil, wire.BadRequest("the body must be multipart/form-data with a data part and files parts")
 	}
 	dir, err := s.sign.uploads.mkdir("upload-")
 	if err != nil {
@@ -194,7 +195,7 @@ func (s *Server) readData(part *multipart.Part, up *sendUpload, h hash.Hash) err
 		return fmt.Errorf("read data part: %w", err)
 	}
 	if int64(len(b)) > s.cfg.maxBodyBytes {
-		return fmt.Errorf("data part: %w", errTooLarge(s.cfg.maxBodyBytes))
+		return fmt.Errorf("data part: %w", wire.TooLarge(s.cfg.maxBodyBytes))
 	}
 	up.dataParts++
 	if up.dataParts == 1 {
@@ -253,17 +254,17 @@ func (up *sendUpload) rehashFromDisk(h hash.Hash, buf []byte) error {
 }
 
 // bodyError maps a failure to read the body: over the limit → 413, an
-// apiError as it is, anything else → 400.
+// wire.Error as it is, anything else → 400.
 func (s *Server) bodyError(err error) error {
 	var tooLarge *http.MaxBytesError
-	var ae *apiError
+	var ae *wire.Error
 	switch {
 	case errors.As(err, &tooLarge):
-		return fmt.Errorf("read upload: %w", errTooLarge(s.maxUploadBytes()))
+		return fmt.Errorf("read upload: %w", wire.TooLarge(s.maxUploadBytes()))
 	case errors.As(err, &ae):
 		return err
 	}
-	return fmt.Errorf("read upload: %w", errBadRequest("malformed multipart body: %v", err))
+	return fmt.Errorf("read upload: %w", wire.BadRequest("malformed multipart body: %v", err))
 }
 
 // headWriter keeps the first max bytes written to it.
@@ -289,7 +290,7 @@ func (s *Server) handleSendCreate(w http.ResponseWriter, r *http.Request) error 
 	u := userFrom(r)
 	limit := s.maxUploadBytes()
 	if r.ContentLength > limit {
-		return errTooLarge(limit)
+		return wire.TooLarge(limit)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	up, err := s.readUpload(r)
@@ -297,7 +298,7 @@ func (s *Server) handleSendCreate(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	def, p := validateSend(up, s.Now())
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		up.remove()
 		return err
 	}
@@ -307,7 +308,7 @@ func (s *Server) handleSendCreate(w http.ResponseWriter, r *http.Request) error 
 	}
 	j := s.queueJob(u, def, up)
 	created := j.CreatedAt.UTC()
-	writeJSON(w, http.StatusOK, map[string]any{
+	wire.WriteJSON(w, http.StatusOK, map[string]any{
 		"uuid": j.UUID, "payloadHash": j.PayloadHash, "status": "handled", "message": "Job created",
 		"jobs": []map[string]any{{"uuid": j.UUID, "payloadHash": j.PayloadHash, "createdAt": created}},
 	})

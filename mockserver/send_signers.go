@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/url"
 	"reflect"
 	"regexp"
@@ -66,9 +67,9 @@ const (
 	minURL  = 5
 )
 
-func checkSigners(p *problems, signers []sendSigner) {
+func checkSigners(p *wire.Problems, signers []sendSigner) {
 	if len(signers) == 0 {
-		p.add("caseFile.signers", "at least one signer is required")
+		p.Add("caseFile.signers", "at least one signer is required")
 	}
 	for i := range signers {
 		checkSigner(p, fmt.Sprintf("caseFile.signers[%d]", i), &signers[i])
@@ -76,21 +77,21 @@ func checkSigners(p *problems, signers []sendSigner) {
 }
 
 // checkSigner checks one signer against the vendor's constraints.
-func checkSigner(p *problems, path string, sg *sendSigner) {
+func checkSigner(p *wire.Problems, path string, sg *sendSigner) {
 	if strings.TrimSpace(sg.Name) == "" {
-		p.add(path+".name", "is required")
+		p.Add(path+".name", "is required")
 	}
 	if sg.Email != "" && !validEmail(sg.Email) {
-		p.add(path+".email", "is not an email address")
+		p.Add(path+".email", "is not an email address")
 	}
 	if sg.Role != "" {
 		checkRole(p, path+".role", sg.Role)
 	}
 	if sg.SignOrder != nil && *sg.SignOrder < 0 {
-		p.add(path+".signOrder", "must be 0 or more")
+		p.Add(path+".signOrder", "must be 0 or more")
 	}
 	if sg.ReminderInterval != nil && *sg.ReminderInterval < 1 {
-		p.add(path+".reminderInterval", "must be at least 1 (days)")
+		p.Add(path+".reminderInterval", "must be at least 1 (days)")
 	}
 	for _, t := range []struct {
 		name string
@@ -99,7 +100,7 @@ func checkSigner(p *problems, path string, sg *sendSigner) {
 		{"reminderEmailText", sg.ReminderEmailText}, {"completedEmailSubject", sg.CompletedEmailSubject},
 		{"completedEmailText", sg.CompletedEmailText}} {
 		if t.v != nil && utf8.RuneCountInString(*t.v) < minText {
-			p.add(path+"."+t.name, "must be at least %d characters", minText)
+			p.Add(path+"."+t.name, "must be at least %d characters", minText)
 		}
 	}
 	for _, u := range []struct {
@@ -117,7 +118,7 @@ func checkSigner(p *problems, path string, sg *sendSigner) {
 		checkEnum(p, fmt.Sprintf("%s.insecureSigningMethods[%d]", path, k), m, sendInsecureMethod)
 	}
 	if sg.SecureSigningMethods != nil && len(sg.SecureSigningMethods) == 0 {
-		p.add(path+".secureSigningMethods", "must list at least one method when present")
+		p.Add(path+".secureSigningMethods", "must list at least one method when present")
 	}
 	for k, m := range sg.SecureSigningMethods {
 		checkEnum(p, fmt.Sprintf("%s.secureSigningMethods[%d]", path, k), m, sendSecureMethods)
@@ -125,15 +126,15 @@ func checkSigner(p *problems, path string, sg *sendSigner) {
 	sg.ActiveAt.check(p, path+".activeAt")
 	sg.ExpireAt.check(p, path+".expireAt")
 	if a, e := sg.ActiveAt.t, sg.ExpireAt.t; !a.IsZero() && !e.IsZero() && !e.After(a) {
-		p.add(path+".expireAt", "must be after activeAt")
+		p.Add(path+".expireAt", "must be after activeAt")
 	}
 }
 
 // checkRole checks a role against the vendor's pattern and length; it
 // answers whether the role is well formed.
-func checkRole(p *problems, field, role string) bool {
+func checkRole(p *wire.Problems, field, role string) bool {
 	if len(role) < 3 || !rolePattern.MatchString(role) {
-		p.add(field, "must be at least 3 characters: letters, digits, spaces, commas, underscores and hyphens, "+
+		p.Add(field, "must be at least 3 characters: letters, digits, spaces, commas, underscores and hyphens, "+
 			"starting with a letter or digit and not ending with a space")
 		return false
 	}
@@ -141,25 +142,25 @@ func checkRole(p *problems, field, role string) bool {
 }
 
 // checkURL checks a success or fail URL: absolute, at least minURL long.
-func checkURL(p *problems, field, v string) {
+func checkURL(p *wire.Problems, field, v string) {
 	u, err := url.Parse(v)
 	if utf8.RuneCountInString(v) < minURL || err != nil || u.Scheme == "" || (u.Host == "" && u.Opaque == "") {
-		p.add(field, "must be an absolute URL of at least %d characters", minURL)
+		p.Add(field, "must be an absolute URL of at least %d characters", minURL)
 	}
 }
 
 // checkLanguage checks an optional language code (matched without regard
 // to case).
-func checkLanguage(p *problems, field, lang string) {
+func checkLanguage(p *wire.Problems, field, lang string) {
 	if lang != "" && !slices.Contains(sendLanguages, strings.ToLower(lang)) {
-		p.add(field, "must be one of %s", strings.Join(sendLanguages, ", "))
+		p.Add(field, "must be one of %s", strings.Join(sendLanguages, ", "))
 	}
 }
 
 // checkEnum checks an optional value against a list.
-func checkEnum(p *problems, field, v string, allowed []string) {
+func checkEnum(p *wire.Problems, field, v string, allowed []string) {
 	if v != "" && !slices.Contains(allowed, v) {
-		p.add(field, "must be one of %s", strings.Join(allowed, ", "))
+		p.Add(field, "must be one of %s", strings.Join(allowed, ", "))
 	}
 }
 
@@ -213,8 +214,8 @@ func (f *flexTime) UnmarshalJSON(b []byte) error {
 }
 
 // check reports a malformed time.
-func (f flexTime) check(p *problems, field string) {
+func (f flexTime) check(p *wire.Problems, field string) {
 	if f.bad {
-		p.add(field, "must be a time: integer unix seconds or an RFC 3339 string")
+		p.Add(field, "must be a time: integer unix seconds or an RFC 3339 string")
 	}
 }

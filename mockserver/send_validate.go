@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"slices"
 	"sort"
 	"strings"
@@ -64,30 +65,30 @@ const maxTitle = 1024
 
 // validateSend checks a Send upload and answers its definition, or one
 // problem per rule broken (docs/platform.md, "Send": caseFile fields).
-func validateSend(up *sendUpload, now time.Time) (*sendCaseFile, problems) {
-	var p problems
+func validateSend(up *sendUpload, now time.Time) (*sendCaseFile, wire.Problems) {
+	var p wire.Problems
 	for _, name := range up.unknown {
-		p.add(name, "unknown form element: send the definition as data and the documents as files")
+		p.Add(name, "unknown form element: send the definition as data and the documents as files")
 	}
 	if up.dataParts == 0 {
-		p.add("data", "is required: the JSON text of {\"caseFile\":{...}}")
+		p.Add("data", "is required: the JSON text of {\"caseFile\":{...}}")
 		return nil, p
 	}
 	if up.dataParts > 1 {
-		p.add("data", "must be sent once, not %d times", up.dataParts)
+		p.Add("data", "must be sent once, not %d times", up.dataParts)
 	}
 	var def sendDefinition
 	if err := json.Unmarshal(up.data, &def); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			p.add(te.Field, "must be %s, not a JSON %s", jsonKind(te.Type), te.Value)
+			p.Add(te.Field, "must be %s, not a JSON %s", jsonKind(te.Type), te.Value)
 		} else {
-			p.add("data", "is not valid JSON: %v", err)
+			p.Add("data", "is not valid JSON: %v", err)
 		}
 		return nil, p
 	}
 	if def.CaseFile == nil {
-		p.add("data.caseFile", "is required: the data element is {\"caseFile\":{...}}")
+		p.Add("data.caseFile", "is required: the data element is {\"caseFile\":{...}}")
 		return nil, p
 	}
 	base64Paths(&p, up.data)
@@ -99,45 +100,45 @@ func validateSend(up *sendUpload, now time.Time) (*sendCaseFile, problems) {
 }
 
 // checkCaseFile checks the case file's own fields.
-func checkCaseFile(p *problems, cf *sendCaseFile, now time.Time) {
+func checkCaseFile(p *wire.Problems, cf *sendCaseFile, now time.Time) {
 	checkTitle(p, "caseFile.title", cf.Title)
 	checkLanguage(p, "caseFile.language", cf.Language)
 	if cf.FolderID != nil && *cf.FolderID < 1 {
-		p.add("caseFile.folderId", "must be at least 1")
+		p.Add("caseFile.folderId", "must be at least 1")
 	}
 	if cf.VisibilityMode != nil && *cf.VisibilityMode != 0 && *cf.VisibilityMode != 1 {
-		p.add("caseFile.visibilityMode", "must be 0 (signers see every document) or 1 (only those they sign)")
+		p.Add("caseFile.visibilityMode", "must be 0 (signers see every document) or 1 (only those they sign)")
 	}
 	cf.SendAt.check(p, "caseFile.sendAt")
 	cf.ExpireAt.check(p, "caseFile.expireAt")
 	switch exp := cf.ExpireAt.t; {
 	case exp.IsZero():
 	case !exp.After(now):
-		p.add("caseFile.expireAt", "must be in the future")
+		p.Add("caseFile.expireAt", "must be in the future")
 	case !cf.SendAt.t.IsZero() && !exp.After(cf.SendAt.t):
-		p.add("caseFile.expireAt", "must be after sendAt")
+		p.Add("caseFile.expireAt", "must be after sendAt")
 	}
 	for i, cc := range cf.CCRecipients {
 		path := fmt.Sprintf("caseFile.ccRecipients[%d]", i)
 		if strings.TrimSpace(cc.Name) == "" {
-			p.add(path+".name", "is required")
+			p.Add(path+".name", "is required")
 		}
 		switch {
 		case cc.Email == "":
-			p.add(path+".email", "is required")
+			p.Add(path+".email", "is required")
 		case !validEmail(cc.Email):
-			p.add(path+".email", "is not an email address")
+			p.Add(path+".email", "is not an email address")
 		}
 	}
 }
 
 // checkTitle checks a required title of 1 to maxTitle characters.
-func checkTitle(p *problems, field, title string) {
+func checkTitle(p *wire.Problems, field, title string) {
 	switch n := utf8.RuneCountInString(title); {
 	case strings.TrimSpace(title) == "":
-		p.add(field, "is required")
+		p.Add(field, "is required")
 	case n > maxTitle:
-		p.add(field, "must be at most %d characters, not %d", maxTitle, n)
+		p.Add(field, "must be at most %d characters, not %d", maxTitle, n)
 	}
 }
 
@@ -145,9 +146,9 @@ func checkTitle(p *problems, field, title string) {
 // roles: each document names exactly one file, each file is named by one
 // document and is a PDF, each role is some signer's, and at least one
 // document is signable.
-func checkDocuments(p *problems, cf *sendCaseFile, files []uploadedFile) {
+func checkDocuments(p *wire.Problems, cf *sendCaseFile, files []uploadedFile) {
 	if len(cf.Documents) == 0 {
-		p.add("caseFile.documents", "at least one document is required")
+		p.Add("caseFile.documents", "at least one document is required")
 	}
 	byName := map[string][]int{}
 	for j, f := range files {
@@ -166,20 +167,20 @@ func checkDocuments(p *problems, cf *sendCaseFile, files []uploadedFile) {
 		signable = signable || d.signable()
 		switch n := len(byName[d.Name]); {
 		case d.Name == "":
-			p.add(path+".name", "is required: the name of an uploaded file")
+			p.Add(path+".name", "is required: the name of an uploaded file")
 		case n == 0:
-			p.add(path+".name", "no uploaded file is named %q", d.Name)
+			p.Add(path+".name", "no uploaded file is named %q", d.Name)
 		case n > 1:
-			p.add(path+".name", "%d uploaded files are named %q; file names must be unique", n, d.Name)
+			p.Add(path+".name", "%d uploaded files are named %q; file names must be unique", n, d.Name)
 		}
 		if k, dup := named[d.Name]; dup && d.Name != "" {
-			p.add(path+".name", "names the same file as caseFile.documents[%d]", k)
+			p.Add(path+".name", "names the same file as caseFile.documents[%d]", k)
 		} else {
 			named[d.Name] = i
 		}
 		checkTitle(p, path+".title", d.Title)
 		if d.DocumentOrder != nil && *d.DocumentOrder < 0 {
-			p.add(path+".documentOrder", "must be 0 or more")
+			p.Add(path+".documentOrder", "must be 0 or more")
 		}
 		for k, r := range d.Roles {
 			field := fmt.Sprintf("%s.roles[%d]", path, k)
@@ -187,19 +188,19 @@ func checkDocuments(p *problems, cf *sendCaseFile, files []uploadedFile) {
 				continue
 			}
 			if !roles[r] {
-				p.add(field, "no signer has the role %q", r)
+				p.Add(field, "no signer has the role %q", r)
 			}
 		}
 	}
 	if len(cf.Documents) > 0 && !signable {
-		p.add("caseFile.documents", "at least one document must be signable")
+		p.Add("caseFile.documents", "at least one document must be signable")
 	}
 	for j, f := range files {
 		if _, ok := named[f.Name]; !ok {
-			p.add(fmt.Sprintf("files[%d]", j), "the file %q is not named by any document", f.Name)
+			p.Add(fmt.Sprintf("files[%d]", j), "the file %q is not named by any document", f.Name)
 		}
 		if !f.IsPDF {
-			p.add(fmt.Sprintf("files[%d]", j), "the file %q is not a PDF", f.Name)
+			p.Add(fmt.Sprintf("files[%d]", j), "the file %q is not a PDF", f.Name)
 		}
 	}
 }
@@ -207,7 +208,7 @@ func checkDocuments(p *problems, cf *sendCaseFile, files []uploadedFile) {
 // base64Paths reports every string of the data part that holds a
 // Base64-encoded PDF ("JVBERi" is "%PDF-" in Base64) and every document
 // property that carries content inline.
-func base64Paths(p *problems, data []byte) {
+func base64Paths(p *wire.Problems, data []byte) {
 	var root any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if dec.Decode(&root) != nil {
@@ -231,7 +232,7 @@ func base64Paths(p *problems, data []byte) {
 			}
 		case string:
 			if strings.HasPrefix(strings.TrimSpace(x), "JVBERi") || isInlineContent(path) {
-				p.add(strings.TrimPrefix(path, "."), msgBase64)
+				p.Add(strings.TrimPrefix(path, "."), msgBase64)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/base64"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"mime"
 	"net/http"
@@ -186,11 +187,11 @@ func (s *Server) writeCaseFile(w http.ResponseWriter, id int64) error {
 	cf := s.cases.files[id]
 	if cf == nil {
 		s.cases.mu.RUnlock()
-		return errNotFound("no case file %d", id)
+		return wire.NotFound("no case file %d", id)
 	}
 	v := viewLocked(cf)
 	s.cases.mu.RUnlock()
-	writeJSON(w, http.StatusOK, v)
+	wire.WriteJSON(w, http.StatusOK, v)
 	return nil
 }
 
@@ -221,7 +222,7 @@ type docContent struct {
 func (s *Server) documentFor(documentID string, u *user, wantSigned *bool) (docContent, error) {
 	d := s.cases.document(documentID)
 	if d == nil {
-		return docContent{}, errNotFound("no document %q", documentID)
+		return docContent{}, wire.NotFound("no document %q", documentID)
 	}
 	if u != nil {
 		if _, err := s.cases.access(d.CaseFileID, u); err != nil {
@@ -233,7 +234,7 @@ func (s *Server) documentFor(documentID string, u *user, wantSigned *bool) (docC
 	s.cases.mu.RUnlock()
 	switch {
 	case wantSigned != nil && *wantSigned && signedPath == "":
-		return docContent{}, errConflict("document %q has no signed version yet", documentID)
+		return docContent{}, wire.Conflict("document %q has no signed version yet", documentID)
 	case (wantSigned == nil || *wantSigned) && signedPath != "":
 		return docContent{path: signedPath, signed: true}, nil
 	}
@@ -256,9 +257,9 @@ func (s *Server) handleDocumentContent(w http.ResponseWriter, r *http.Request) e
 		t := true
 		want = &t
 	default:
-		var p problems
-		p.add("signed", "must be true or false")
-		return p.err()
+		var p wire.Problems
+		p.Add("signed", "must be true or false")
+		return p.Err()
 	}
 	asJSON, err := acceptsJSON(r.Header.Get("Accept"))
 	if err != nil {
@@ -289,7 +290,7 @@ func acceptsJSON(accept string) (bool, error) {
 			return false, nil
 		}
 	}
-	return false, &apiError{Status: http.StatusNotAcceptable, Code: "not_acceptable",
+	return false, &wire.Error{Status: http.StatusNotAcceptable, Code: "not_acceptable",
 		Message: "Accept must be application/pdf or application/json"}
 }
 
@@ -310,7 +311,7 @@ func writeDocument(w http.ResponseWriter, c docContent, asJSON bool) error {
 		src = f
 	} else {
 		if c.render == nil {
-			return errNotFound("the document has no content")
+			return wire.NotFound("the document has no content")
 		}
 		b, err := c.render()
 		if err != nil {

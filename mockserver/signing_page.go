@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"strings"
 )
@@ -46,11 +47,11 @@ func (s *Server) signerOfLink(token string) (*caseFile, *signer, error) {
 	ref, ok := s.sign.links[token]
 	s.sign.mu.Unlock()
 	if !ok {
-		return nil, nil, errNotFound("no such signing link")
+		return nil, nil, wire.NotFound("no such signing link")
 	}
 	cf, sg := s.lookupSigner(ref.caseFileID, ref.signerID)
 	if sg == nil {
-		return nil, nil, errNotFound("no such signing link")
+		return nil, nil, wire.NotFound("no such signing link")
 	}
 	return cf, sg, nil
 }
@@ -83,13 +84,13 @@ func (s *Server) handleSigningPost(w http.ResponseWriter, r *http.Request) error
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBodyBytes)
 	if err := r.ParseForm(); err != nil {
-		return errBadRequest("the body must be a form with action=sign or action=reject")
+		return wire.BadRequest("the body must be a form with action=sign or action=reject")
 	}
 	action := r.PostForm.Get("action")
 	if action != ActionSign && action != ActionReject {
-		var p problems
-		p.add("action", "must be sign or reject")
-		return p.err()
+		var p wire.Problems
+		p.Add("action", "must be sign or reject")
+		return p.Err()
 	}
 	err = s.SignerAction(cf.ID, sg.ID, action)
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
@@ -100,7 +101,7 @@ func (s *Server) handleSigningPost(w http.ResponseWriter, r *http.Request) error
 	}
 	status, msg := http.StatusOK, ""
 	if err != nil {
-		var ae *apiError
+		var ae *wire.Error
 		if !errors.As(err, &ae) {
 			return err
 		}
@@ -167,7 +168,7 @@ func (s *Server) handleSigningDocument(w http.ResponseWriter, r *http.Request) e
 	d := s.cases.docs[docID]
 	s.cases.mu.RUnlock()
 	if d == nil || d.CaseFileID != cf.ID {
-		return errNotFound("no document %q in this case file", docID)
+		return wire.NotFound("no document %q in this case file", docID)
 	}
 	c, err := s.documentFor(docID, nil, nil)
 	if err != nil {
@@ -176,8 +177,8 @@ func (s *Server) handleSigningDocument(w http.ResponseWriter, r *http.Request) e
 	return writeDocument(w, c, false)
 }
 
-// isConflict tells whether err is a 409 apiError.
+// isConflict tells whether err is a 409 wire.Error.
 func isConflict(err error) bool {
-	var ae *apiError
+	var ae *wire.Error
 	return errors.As(err, &ae) && ae.Status == http.StatusConflict
 }

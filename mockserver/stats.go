@@ -1,6 +1,10 @@
 package mockserver
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
+)
 
 // Stats counts what the mock holds, so that a test can check that nothing
 // was stored twice or lost (after a fault, a retry, a refused request). GET
@@ -35,6 +39,6 @@ func (s *Server) Stats() Stats {
 
 // ctlStats is GET /mock/stats: the counts of Stats.
 func (s *Server) ctlStats(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, s.Stats())
+	wire.WriteJSON(w, http.StatusOK, s.Stats())
 	return nil
 }

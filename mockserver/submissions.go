@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"strconv"
 )
@@ -34,14 +35,14 @@ func (s *Server) submit(externalID, requestID string, in *submissionInput) (*sub
 	}
 	cs, p := validateSubmission(v, pf, in, s.cfg.maxFileBytes)
 	if len(p) > 0 {
-		return nil, p.err()
+		return nil, p.Err()
 	}
 	sub := &submission{version: v, requestID: requestID, answerSet: cs.answerSet}
 	cf := buildCaseFile(fm, sub, cs.uploads)
 	s.forms.mu.Lock()
 	defer s.forms.mu.Unlock()
 	if fm.status != stateActive {
-		return nil, errNotFound("form %q is %s and accepts no submissions", externalID, fm.status)
+		return nil, wire.NotFound("form %q is %s and accepts no submissions", externalID, fm.status)
 	}
 	if err := takeAll(fm.customerID, s.quotas.submissions, s.quotas.caseFiles); err != nil {
 		return nil, err
@@ -246,9 +247,9 @@ func (s *Server) handleAnswers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if sub == nil {
-		return errNotFound("no submission %q of form %q", r.PathValue("submissionId"), id)
+		return wire.NotFound("no submission %q of form %q", r.PathValue("submissionId"), id)
 	}
-	writeJSON(w, http.StatusOK, sub.answers(id))
+	wire.WriteJSON(w, http.StatusOK, sub.answers(id))
 	return nil
 }
 
@@ -256,7 +257,7 @@ func (s *Server) handleAnswers(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) caseFileFor(r *http.Request) (*caseFile, error) {
 	id, err := strconv.ParseInt(r.PathValue("casefileId"), 10, 64)
 	if err != nil {
-		return nil, errNotFound("no case file %q", r.PathValue("casefileId"))
+		return nil, wire.NotFound("no case file %q", r.PathValue("casefileId"))
 	}
 	return s.cases.access(id, userFrom(r))
 }
@@ -278,7 +279,7 @@ func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) error {
 		out = append(out, fileJSON{Filename: a.Filename, Size: int64(len(a.Data)), ContentType: a.ContentType,
 			URL: fmt.Sprintf("%s/collect/api/v1/casefiles/%d/files/%d", baseURLOf(r), cf.ID, a.ID)})
 	}
-	writeJSON(w, http.StatusOK, out)
+	wire.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -296,5 +297,5 @@ func (s *Server) handleDownloadFile(w http.ResponseWriter, r *http.Request) erro
 			return nil
 		}
 	}
-	return errNotFound("no file %q in case file %d", r.PathValue("fileId"), cf.ID)
+	return wire.NotFound("no file %q in case file %d", r.PathValue("fileId"), cf.ID)
 }

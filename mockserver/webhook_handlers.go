@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"net/http"
 )
@@ -43,7 +44,7 @@ func (s *Server) readSubscriptionRequest(w http.ResponseWriter, r *http.Request)
 		return nil, err
 	}
 	var req subscriptionRequest
-	if err := decodeJSON(w, r, s.cfg.maxBodyBytes, &req); err != nil {
+	if err := wire.DecodeJSON(w, r, s.cfg.maxBodyBytes, &req); err != nil {
 		return nil, err
 	}
 	if err := checkSubscription(&req); err != nil {
@@ -71,7 +72,7 @@ func (s *Server) handleSubscriptionCreate(w http.ResponseWriter, r *http.Request
 		s.quotas.subscriptions.give(u.CustomerID, 1)
 		return err
 	}
-	writeJSON(w, http.StatusCreated, sub.toJSON())
+	wire.WriteJSON(w, http.StatusCreated, sub.toJSON())
 	return nil
 }
 
@@ -84,7 +85,7 @@ func (s *Server) handleSubscriptionList(w http.ResponseWriter, r *http.Request) 
 	for _, sub := range s.webhooks.subs.list(userFrom(r).CustomerID) {
 		items = append(items, sub.toJSON())
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"items": items})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": items})
 	return nil
 }
 
@@ -97,7 +98,7 @@ func (s *Server) handleSubscriptionGet(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sub.toJSON())
+	wire.WriteJSON(w, http.StatusOK, sub.toJSON())
 	return nil
 }
 
@@ -115,7 +116,7 @@ func (s *Server) handleSubscriptionReplace(w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sub.toJSON())
+	wire.WriteJSON(w, http.StatusOK, sub.toJSON())
 	return nil
 }
 
@@ -157,16 +158,16 @@ func (s *Server) readEmptyObject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return errTooLarge(s.cfg.maxBodyBytes)
+			return wire.TooLarge(s.cfg.maxBodyBytes)
 		}
-		return errBadRequest("reading the body failed")
+		return wire.BadRequest("reading the body failed")
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
-		return errBadRequest("the body must be empty or a JSON object such as {}")
+		return wire.BadRequest("the body must be empty or a JSON object such as {}")
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"mime"
 	"net/http"
 	"net/netip"
@@ -109,14 +110,14 @@ func (st *subscriptionStore) conflictLocked(sub *subscription) error {
 			continue
 		}
 		if endpointKey(o.Endpoint) == key {
-			return errConflict("subscription %s already delivers to this endpoint", o.ID)
+			return wire.Conflict("subscription %s already delivers to this endpoint", o.ID)
 		}
 		if o.IsActive {
 			active++
 		}
 	}
 	if sub.IsActive && active >= maxActiveSubscriptions {
-		return errConflict("customer %d already has %d active subscriptions, the most allowed; disable or delete one first",
+		return wire.Conflict("customer %d already has %d active subscriptions, the most allowed; disable or delete one first",
 			sub.CustomerID, maxActiveSubscriptions)
 	}
 	return nil
@@ -140,7 +141,7 @@ func (st *subscriptionStore) get(customerID int64, id string) (subscription, err
 	defer st.mu.Unlock()
 	sub := st.byID[id]
 	if sub == nil || sub.CustomerID != customerID {
-		return subscription{}, errNotFound("no subscription %s", id)
+		return subscription{}, wire.NotFound("no subscription %s", id)
 	}
 	return *sub, nil
 }
@@ -174,7 +175,7 @@ func (st *subscriptionStore) replace(customerID int64, id string, req *subscript
 	defer st.mu.Unlock()
 	cur := st.byID[id]
 	if cur == nil || cur.CustomerID != customerID {
-		return subscription{}, errNotFound("no subscription %s", id)
+		return subscription{}, wire.NotFound("no subscription %s", id)
 	}
 	next := *cur
 	next.Endpoint, next.EventTypes = req.Endpoint, slices.Clone(*req.EventTypes)
@@ -195,7 +196,7 @@ func (st *subscriptionStore) remove(customerID int64, id string) error {
 	defer st.mu.Unlock()
 	sub := st.byID[id]
 	if sub == nil || sub.CustomerID != customerID {
-		return errNotFound("no subscription %s", id)
+		return wire.NotFound("no subscription %s", id)
 	}
 	delete(st.byID, id)
 	return nil
@@ -257,26 +258,26 @@ func endpointKey(endpoint string) string {
 // and by replace alike (a replacement without them would leave a
 // subscription that cannot deliver).
 func checkSubscription(req *subscriptionRequest) error {
-	var p problems
+	var p wire.Problems
 	if msg := checkWebhookEndpoint(req.Endpoint); msg != "" {
-		p.add("endpoint", "%s", msg)
+		p.Add("endpoint", "%s", msg)
 	}
 	if req.EventTypes == nil || len(*req.EventTypes) == 0 {
-		p.add("eventTypes", "must list at least one event type")
+		p.Add("eventTypes", "must list at least one event type")
 	} else {
 		seen := map[string]bool{}
 		for i, typ := range *req.EventTypes {
 			field := fmt.Sprintf("eventTypes[%d]", i)
 			switch {
 			case !isKnownEventType(typ):
-				p.add(field, "unknown event type %q", typ)
+				p.Add(field, "unknown event type %q", typ)
 			case seen[typ]:
-				p.add(field, "%q is listed twice", typ)
+				p.Add(field, "%q is listed twice", typ)
 			}
 			seen[typ] = true
 		}
 	}
-	return p.err()
+	return p.Err()
 }
 
 // checkWebhookEndpoint answers what is wrong with an endpoint URL, or "": it must be
@@ -324,16 +325,16 @@ func checkWebhookHeaders(r *http.Request, hasBody bool) error {
 	if hasBody {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if err != nil || mt != "application/json" {
-			return &apiError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
+			return &wire.Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
 				Message: "send the body as Content-Type: application/json"}
 		}
 	}
 	if !acceptsAny(r.Header.Values("Accept"), "application/json", "application/*", "*/*") {
-		return &apiError{Status: http.StatusNotAcceptable, Code: "not_acceptable",
+		return &wire.Error{Status: http.StatusNotAcceptable, Code: "not_acceptable",
 			Message: "the webhook service answers application/json; accept it"}
 	}
 	if !acceptsAny(r.Header.Values("Accept-Charset"), "utf-8", "*") {
-		return &apiError{Status: http.StatusNotAcceptable, Code: "not_acceptable",
+		return &wire.Error{Status: http.StatusNotAcceptable, Code: "not_acceptable",
 			Message: "the webhook service answers in utf-8; accept it"}
 	}
 	return nil
