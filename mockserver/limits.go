@@ -74,8 +74,8 @@ func (l Limits) resolve() Limits {
 func errStorageLimit(field string, max int, customerID int64) *wire.Error {
 	return &wire.Error{Status: http.StatusInsufficientStorage, Code: "storage_limit",
 		Message: fmt.Sprintf("the mock server holds %d %s for customer %d, its limit; raise it with "+
-			"mockserver.WithLimits(mockserver.Limits{%s: n}), or empty the mock with POST /mock/reset",
-			max, field, customerID, field),
+			"mockserver.WithLimits(mockserver.Limits{%s: n}) (the binary: -limits %s=n), or empty the mock with POST /mock/reset",
+			max, field, customerID, field, field),
 		Details: []wire.FieldError{{Field: "limits." + field, Message: fmt.Sprintf("at most %d per customer", max)}}}
 }
 

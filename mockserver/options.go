@@ -1,6 +1,9 @@
 package mockserver
 
-import "time"
+import (
+	"log/slog"
+	"time"
+)
 
 // Default limits of a Server; the With… options change them.
 const (
@@ -31,6 +34,11 @@ type config struct {
 	baseURL        string
 
 	limits Limits // per account; zero fields: DefaultLimits (limits.go)
+
+	// The listener's hygiene and log (listener.go).
+	idleTimeout         time.Duration
+	bodyProgressTimeout time.Duration
+	logger              *slog.Logger
 }
 
 func defaultConfig() config {

@@ -96,7 +96,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		t.Fatalf("mockserver: listen on loopback: %v", err)
 	}
 	s := New(append(opts, WithBaseURL("http://"+l.Addr().String()))...)
-	s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.httpSrv = s.HTTPServer()
 	go func() { _ = s.httpSrv.Serve(l) }()
 	t.Cleanup(s.Close)
 	return s

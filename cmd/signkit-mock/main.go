@@ -15,9 +15,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,6 +44,8 @@ type options struct {
 	maxBody, maxFile   int64
 	jobDelay           time.Duration
 	control            bool
+	idle, bodyTimeout  time.Duration
+	limits             mockserver.Limits
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -56,6 +59,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Int64Var(&o.maxFile, "max-file-bytes", mockserver.DefaultMaxFileBytes, "largest file accepted by a FILE field of a public form")
 	fs.DurationVar(&o.jobDelay, "job-delay", mockserver.DefaultJobDelay, "mock time between accepting and running a queued job")
 	fs.BoolVar(&o.control, "control", true, "serve the control API under /mock/")
+	fs.DurationVar(&o.idle, "idle-timeout", mockserver.DefaultIdleTimeout, "how long an idle keep-alive connection stays open")
+	fs.DurationVar(&o.bodyTimeout, "body-timeout", mockserver.DefaultBodyProgressTimeout,
+		"how long a request body may go without a byte before the connection is cut")
+	fs.Func("limits", "per-account limits, e.g. Forms=20000,Submissions=100000 (fields of mockserver.Limits; -1: none)",
+		func(v string) error { return parseLimits(v, &o.limits) })
 	if err := fs.Parse(args); err != nil {
 		return o, fmt.Errorf("parse flags: %w", err)
 	}
@@ -74,7 +82,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 // serverOptions turns the flags into mockserver options.
 func (o options) serverOptions(baseURL string) ([]mockserver.Option, error) {
 	opts := []mockserver.Option{mockserver.WithBaseURL(baseURL), mockserver.WithMaxBodyBytes(o.maxBody),
-		mockserver.WithMaxFileBytes(o.maxFile), mockserver.WithJobDelay(o.jobDelay), mockserver.WithControlAPI(o.control)}
+		mockserver.WithMaxFileBytes(o.maxFile), mockserver.WithJobDelay(o.jobDelay), mockserver.WithControlAPI(o.control),
+		mockserver.WithIdleTimeout(o.idle), mockserver.WithBodyProgressTimeout(o.bodyTimeout),
+		mockserver.WithLimits(o.limits)}
 	if o.clock == "manual" {
 		start := time.Now().UTC()
 		if o.start != "" {
@@ -107,7 +117,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	srv := mockserver.New(opts...)
 	defer srv.Close()
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer()
 	printBanner(stdout, base, srv.DefaultCredentials(), o)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(l) }()
@@ -133,4 +143,26 @@ func printBanner(w io.Writer, base string, c mockserver.UserCredentials, o optio
 	fmt.Fprintf(w, "auth      %s\nforms     %s\nsign      %s\nsend      %s\nwebhook   %s\n", e.Auth, e.Forms, e.Sign, e.Send, e.Webhook)
 	fmt.Fprintf(w, "client_id %s\nclient_secret %s\napi_key   %s\napi_secret %s\n", c.ClientID, c.ClientSecret, c.APIKey, c.APISecret)
 	fmt.Fprintf(w, "clock     %s\ncontrol   %v\n", o.clock, o.control)
+}
+
+// parseLimits reads Field=N pairs, separated by commas, into l; the fields
+// are those of mockserver.Limits.
+func parseLimits(v string, l *mockserver.Limits) error {
+	fields := map[string]*int{
+		"Forms": &l.Forms, "Versions": &l.Versions, "PrefillRequests": &l.PrefillRequests,
+		"Submissions": &l.Submissions, "CaseFiles": &l.CaseFiles, "Jobs": &l.Jobs, "Subscriptions": &l.Subscriptions,
+	}
+	for pair := range strings.SplitSeq(v, ",") {
+		name, num, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		dst, known := fields[name]
+		if !ok || !known {
+			return fmt.Errorf("%q is not Field=N with a field of mockserver.Limits", pair)
+		}
+		n, err := strconv.Atoi(num)
+		if err != nil || n == 0 || n < -1 {
+			return fmt.Errorf("%s=%s: want a positive number, or -1 for no limit", name, num)
+		}
+		*dst = n
+	}
+	return nil
 }

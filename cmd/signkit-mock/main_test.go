@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"github.com/signkit/signkit-go/mockserver"
 	"io"
 	"net/http"
 	"os"
@@ -116,11 +117,23 @@ func TestRunServesAndStops(t *testing.T) {
 
 func TestRunRejectsBadFlags(t *testing.T) {
 	t.Parallel()
-	tests := [][]string{{"-clock", "sundial"}, {"-max-body-bytes", "0"}, {"extra"}, {"-clock", "manual", "-start", "noon", "-addr", "127.0.0.1:0"}}
+	tests := [][]string{{"-clock", "sundial"}, {"-max-body-bytes", "0"}, {"extra"}, {"-clock", "manual", "-start", "noon", "-addr", "127.0.0.1:0"},
+		{"-limits", "Forms"}, {"-limits", "Widgets=3"}, {"-limits", "Forms=0"}, {"-limits", "Forms=x"}}
 	for _, args := range tests {
 		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
 			t.Errorf("%v: no error", args)
 		}
+	}
+}
+
+func TestParseLimits(t *testing.T) {
+	t.Parallel()
+	o, err := parseFlags([]string{"-limits", "Forms=3, Submissions=-1", "-limits", "CaseFiles=9"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.limits != (mockserver.Limits{Forms: 3, Submissions: -1, CaseFiles: 9}) {
+		t.Fatalf("limits %+v", o.limits)
 	}
 }
 
