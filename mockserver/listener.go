@@ -106,12 +106,12 @@ func bodyProgress(next http.Handler, d time.Duration, log *slog.Logger) http.Han
 // it once the body is in, and logs once when the deadline cuts it off.
 type progressBody struct {
 	io.ReadCloser
-	rc     *http.ResponseController
-	d      time.Duration
-	r      *http.Request
-	log    *slog.Logger
-	done   bool // the whole body was read; the deadline is cleared
-	cut    bool // the deadline cut the body off; the connection is lost
+	rc   *http.ResponseController
+	d    time.Duration
+	r    *http.Request
+	log  *slog.Logger
+	done bool // the whole body was read; the deadline is cleared
+	cut  bool // the deadline cut the body off; the connection is lost
 }
 
 func (b *progressBody) Read(p []byte) (int, error) {
