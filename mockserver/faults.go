@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -132,7 +133,8 @@ func isControlPath(path string) bool { return path == "/mock" || strings.HasPref
 // faultStore holds the injected faults in the order they were added.
 type faultStore struct {
 	mu     sync.Mutex
-	faults []*Fault // Times counts down; a fault is removed when it reaches 0
+	faults []*Fault     // Times counts down; a fault is removed when it reaches 0
+	n      atomic.Int32 // len(faults), read without the lock by every request
 }
 
 func newFaultStore() *faultStore { return &faultStore{} }
@@ -141,10 +143,14 @@ func (fs *faultStore) reset() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.faults = nil
+	fs.n.Store(0)
 }
 
 // take answers the first fault matching a request and counts it down.
 func (fs *faultStore) take(method, path string) (Fault, bool) {
+	if fs.n.Load() == 0 { // no fault: no lock on the way of every request
+		return Fault{}, false
+	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for i, f := range fs.faults {
@@ -156,6 +162,7 @@ func (fs *faultStore) take(method, path string) (Fault, bool) {
 			f.Times--
 			if f.Times == 0 {
 				fs.faults = append(fs.faults[:i], fs.faults[i+1:]...)
+				fs.n.Store(int32(len(fs.faults)))
 			}
 		}
 		return hit, true
@@ -173,6 +180,7 @@ func (s *Server) InjectFault(f Fault) error {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.faults = append(s.faults.faults, &f)
+	s.faults.n.Store(int32(len(s.faults.faults)))
 	return nil
 }
 

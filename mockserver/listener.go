@@ -86,8 +86,12 @@ func (s *Server) logger() *slog.Logger {
 // served as it is.
 func bodyProgress(next http.Handler, d time.Duration, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
 		rc := http.NewResponseController(w)
-		if r.Body == nil || r.Body == http.NoBody || rc.SetReadDeadline(time.Now().Add(d)) != nil {
+		if rc.SetReadDeadline(time.Now().Add(d)) != nil {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -14,7 +14,8 @@ import (
 )
 
 // The throughput benchmarks compare the mock with a bare net/http handler
-// that does the same decode and insert (or serves the same bytes), over
+// that does the same decode and insert (or serves the same bytes), served
+// with the same http.Server settings (timeouts) as the mock's listener, over
 // loopback HTTP with 64 concurrent clients, in interleaved rounds: each
 // round runs a batch against one, then the other, in alternating order.
 // They report medians over the rounds of the throughput ratio
@@ -72,6 +73,16 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
+// bareServer serves h like the mock's listener serves the mock: the same
+// header and idle timeouts, so that only the handlers differ.
+func bareServer(s *Server, h http.Handler) *httptest.Server {
+	ts := httptest.NewUnstartedServer(h)
+	like := s.HTTPServer()
+	ts.Config.ReadHeaderTimeout, ts.Config.IdleTimeout = like.ReadHeaderTimeout, like.IdleTimeout
+	ts.Start()
+	return ts
+}
+
 // compareLoad runs interleaved rounds of mock and bare requests and reports
 // the medians of the throughput and p99 ratios.
 func compareLoad(b *testing.B, mock, bare func() *http.Request, want int) {
@@ -109,7 +120,7 @@ func BenchmarkCreateFormLoad(b *testing.B) {
 	}
 	var mu sync.Mutex
 	stored := map[string]*formJSON{}
-	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	bare := bareServer(s, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var def formJSON
 		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, DefaultMaxBodyBytes)).Decode(&def); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -149,7 +160,7 @@ func BenchmarkPublicFormLoad(b *testing.B) {
 	}
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	bare := bareServer(s, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Length", strconv.Itoa(len(page)))
 		_, _ = w.Write(page)

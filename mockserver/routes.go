@@ -87,7 +87,9 @@ func (s *Server) routes() http.Handler {
 		route(svcControl, "POST /mock/faults", s.ctlAddFault)
 		route(svcControl, "DELETE /mock/faults", s.ctlClearFaults)
 	}
-	return &fallback{s: s, mux: mux}
+	f := &fallback{s: s, mux: mux}
+	mux.Handle("/", http.HandlerFunc(f.noRoute))
+	return f
 }
 
 // service names one of the areas the single listener serves. Its prefix
@@ -148,24 +150,13 @@ func (s *Server) serve(svc service, guard bool, h handlerFunc) http.Handler {
 	})
 }
 
-// fallback serves the routes of mux and answers what matches none in the
-// platform's JSON error shape: 405 with Allow when the path has routes for
-// other methods, 401 to a bad token on a protected service's path, else
-// 404.
+// fallback serves the routes of mux, whose catch-all "/" (noRoute) answers
+// what matches no route in the platform's JSON error shape: 405 with Allow
+// when the path has routes for other methods, 401 to a bad token on a
+// protected service's path, else 404.
 type fallback struct {
 	s   *Server
 	mux *http.ServeMux
-}
-
-// isClean reports whether p is in the canonical form the mux matches
-// without redirecting: no empty, "." or ".." segments (a trailing slash is
-// kept as is).
-func isClean(p string) bool {
-	c := path.Clean(p)
-	if strings.HasSuffix(p, "/") && c != "/" {
-		c += "/"
-	}
-	return c == p
 }
 
 // methods are those fallback offers in Allow (HEAD goes with GET).
@@ -176,15 +167,30 @@ func (f *fallback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		wire.WriteError(w, wire.NotFound("no such resource: %s", r.URL.Path))
 		return
 	}
-	if _, pattern := f.mux.Handler(r); pattern != "" {
-		f.mux.ServeHTTP(w, r)
-		return
+	f.mux.ServeHTTP(w, r)
+}
+
+// isClean reports whether p is in the canonical form the mux matches
+// without redirecting: no empty, "." or ".." segments (a trailing slash is
+// kept as is).
+func isClean(p string) bool {
+	if !strings.Contains(p, "//") && !strings.Contains(p, "/.") {
+		return true
 	}
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
+}
+
+// noRoute answers a request that matches no route.
+func (f *fallback) noRoute(w http.ResponseWriter, r *http.Request) {
 	var allowed []string
 	for _, m := range methods {
 		probe := *r
 		probe.Method = m
-		if _, pattern := f.mux.Handler(&probe); pattern != "" {
+		if _, pattern := f.mux.Handler(&probe); pattern != "/" {
 			allowed = append(allowed, m)
 		}
 	}

@@ -72,7 +72,26 @@ func FuzzParseEvent(f *testing.F) {
 		if std.Topic != ev.Topic || std.EventType != ev.EventType {
 			t.Fatalf("%q: topic %q, eventType %q disagree with encoding/json", body, ev.Topic, ev.EventType)
 		}
+		// The one-pass decoding agrees with the two-step one.
+		exact, err := decodeExact([]byte(body), EventType(typ))
+		if err != nil {
+			t.Fatalf("%q: one pass accepted, two steps refused: %v", body, err)
+		}
+		exact.ID, exact.Type, exact.Raw = ev.ID, ev.Type, ev.Raw
+		if !sameEvent(ev, exact) {
+			t.Fatalf("%q: one pass %+v, two steps %+v", body, ev, exact)
+		}
 	})
+}
+
+// sameEvent compares two events field by field, references by value.
+func sameEvent(a, b *Event) bool {
+	same := func(x, y any) bool { return fmt.Sprint(x) == fmt.Sprint(y) }
+	return a.ID == b.ID && a.Type == b.Type && a.Topic == b.Topic && a.EventType == b.EventType &&
+		a.Time.Equal(b.Time) && a.Time.Location().String() == b.Time.Location().String() &&
+		(a.CaseFile == nil) == (b.CaseFile == nil) && (a.CaseFile == nil || *a.CaseFile == *b.CaseFile) &&
+		(a.Signer == nil) == (b.Signer == nil) && (a.Signer == nil || *a.Signer == *b.Signer) &&
+		a.Message == b.Message && same(a.Raw, b.Raw)
 }
 
 // TestPropertySignedDeliveries generates bodies and headers, signs them

@@ -9,9 +9,31 @@ import (
 	"time"
 )
 
-// wireEvent is the JSON shape of an event body (docs/webhooks.md). The
-// payload is kept raw and decoded once the topic is known, since the topic
-// may follow it in the body.
+// oneEvent is the JSON shape of an event body (docs/webhooks.md) decoded
+// in one pass: the payload fields of the known topics share one struct (a
+// case file's id and status, a signer's id and caseFile, a test event's
+// message), since the topic may follow the payload in the body. Values, not
+// pointers, so that decoding allocates little: a payload or caseFile that
+// decodes to zero (absent, null, empty or all zeros, which these values
+// cannot tell apart) goes to the two-step decoding, which can.
+type oneEvent struct {
+	Topic     string     `json:"topic"`
+	EventType string     `json:"eventType"`
+	EventTime wireTime   `json:"eventTime"` // null leaves it zero: no time
+	Payload   onePayload `json:"payload"`
+}
+
+type onePayload struct {
+	ID       int64        `json:"id"`
+	Status   int          `json:"status"`
+	CaseFile wireCaseFile `json:"caseFile"`
+	Message  string       `json:"message"`
+}
+
+// wireEvent is the same shape decoded in two steps: the payload is kept raw
+// and decoded for its topic. It serves the bodies that oneEvent cannot
+// take: a payload that is a string (the test event's) or whose fields of
+// other topics have other types.
 type wireEvent struct {
 	Topic     string          `json:"topic"`
 	EventType string          `json:"eventType"`
@@ -21,7 +43,7 @@ type wireEvent struct {
 
 type wireTime struct {
 	Date         string `json:"date"`
-	TimezoneType *int   `json:"timezone_type"`
+	TimezoneType int    `json:"timezone_type"` // checked to be an integer, not used
 	Timezone     string `json:"timezone"`
 }
 
@@ -52,29 +74,89 @@ func decodeEvent(id string, typ EventType, body []byte) (*Event, error) {
 }
 
 // decodeBody decodes body; a payload is decoded for the body's topic, or
-// when the body has none, for typ's.
+// when the body has none, for typ's. It decodes in one pass when it can,
+// and in two (decodeExact) when the payload does not fit the shared shape.
 func decodeBody(body []byte, typ EventType) (*Event, error) {
 	// Unmarshal accepts null for a struct; an event must be an object.
 	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, errors.New("body is not a JSON object")
 	}
+	var w oneEvent
+	err := json.Unmarshal(body, &w)
+	var te *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+	case errors.As(err, &te) && (te.Field == "payload" || strings.HasPrefix(te.Field, "payload.")):
+		return decodeExact(body, typ)
+	default:
+		return nil, err
+	}
+	p := &w.Payload
+	topic := topicOf(w.Topic, typ)
+	if *p == (onePayload{}) || topic == TopicSigner && p.CaseFile == (wireCaseFile{}) {
+		return decodeExact(body, typ)
+	}
+	box, err := newEvent(w.Topic, w.EventType, &w.EventTime)
+	if err != nil {
+		return nil, err
+	}
+	ev := &box.ev
+	switch topic {
+	case TopicCaseFile:
+		box.cf = CaseFileRef{ID: p.ID, Status: p.Status}
+		ev.CaseFile = &box.cf
+	case TopicSigner:
+		box.signer = SignerRef{ID: p.ID}
+		box.cf = CaseFileRef{ID: p.CaseFile.ID, Status: p.CaseFile.Status}
+		ev.Signer, ev.CaseFile = &box.signer, &box.cf
+	case TopicSubscription:
+		ev.Message = p.Message
+	}
+	return ev, nil
+}
+
+// eventBox holds an Event and the references it points to, so that one
+// allocation serves them all.
+type eventBox struct {
+	ev     Event
+	cf     CaseFileRef
+	signer SignerRef
+}
+
+// newEvent starts an Event with the body's topic, event type and time.
+func newEvent(topic, eventType string, t *wireTime) (*eventBox, error) {
+	box := &eventBox{ev: Event{Topic: topic, EventType: eventType}}
+	if t != nil && t.Date != "" {
+		at, err := parseEventTime(t.Date, t.Timezone)
+		if err != nil {
+			return nil, err
+		}
+		box.ev.Time = at
+	}
+	return box, nil
+}
+
+// topicOf is the body's topic, or when the body has none, typ's.
+func topicOf(topic string, typ EventType) string {
+	if topic == "" {
+		return typ.Topic()
+	}
+	return topic
+}
+
+// decodeExact decodes body in two steps (wireEvent): every failure is
+// reported, and a payload's fields are checked for its topic only.
+func decodeExact(body []byte, typ EventType) (*Event, error) {
 	var w wireEvent
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, err
 	}
-	ev := &Event{Topic: w.Topic, EventType: w.EventType}
-	if w.EventTime != nil && w.EventTime.Date != "" {
-		t, err := parseEventTime(w.EventTime.Date, w.EventTime.Timezone)
-		if err != nil {
-			return nil, err
-		}
-		ev.Time = t
+	box, err := newEvent(w.Topic, w.EventType, w.EventTime)
+	if err != nil {
+		return nil, err
 	}
-	topic := w.Topic
-	if topic == "" {
-		topic = typ.Topic()
-	}
-	if err := decodePayload(ev, topic, w.Payload); err != nil {
+	ev := &box.ev
+	if err := decodePayload(ev, topicOf(w.Topic, typ), w.Payload); err != nil {
 		return nil, fmt.Errorf("payload: %w", err)
 	}
 	return ev, nil
@@ -133,6 +215,9 @@ func parseEventTime(date, zone string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
+	if t, ok := platformDate(date, loc); ok {
+		return t, nil
+	}
 	if _, frac, ok := strings.Cut(date, "."); ok && len(frac) > maxFractionDigits {
 		return time.Time{}, errors.New("eventTime date has more than 9 fraction digits")
 	}
@@ -145,6 +230,36 @@ func parseEventTime(date, zone string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("eventTime date: %w", err)
 	}
 	return t, nil
+}
+
+// platformDate parses the form the platform sends, "2006-01-02
+// 15:04:05.000000" (six fraction digits), without time.Parse's generality;
+// false for anything else, which parseEventTime then parses.
+func platformDate(s string, loc *time.Location) (time.Time, bool) {
+	const layout = "dddd-dd-dd dd:dd:dd.dddddd"
+	if len(s) != len(layout) {
+		return time.Time{}, false
+	}
+	for i := 0; i < len(s); i++ {
+		if d := layout[i] == 'd'; d != ('0' <= s[i] && s[i] <= '9') || !d && s[i] != layout[i] {
+			return time.Time{}, false
+		}
+	}
+	num := func(from, to int) int {
+		n := 0
+		for _, c := range s[from:to] {
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	y, mo, d := num(0, 4), num(5, 7), num(8, 10)
+	h, mi, sec, micro := num(11, 13), num(14, 16), num(17, 19), num(20, 26)
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, micro*1000, loc)
+	// time.Date normalizes 31 April into 1 May: such a date is not one.
+	if mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 59 || t.Day() != d || int(t.Month()) != mo {
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // location resolves eventTime's timezone: an IANA name, UTC, or an offset

@@ -97,7 +97,7 @@ func (sig *signature) pair(k, v string) error {
 		if sig.h != "" {
 			return sigError("h repeated")
 		}
-		if !validHeaderList(v) {
+		if v != signedHeaders && !validHeaderList(v) {
 			return sigError("h is not a space-separated list of header names")
 		}
 		sig.h = v
@@ -156,6 +156,9 @@ func isTokenChar(c byte) bool {
 // case-insensitively, also among keys set on the map without
 // canonicalizing them.
 func headerValue(h http.Header, name string) (string, bool) {
+	if vs := h[name]; len(vs) > 0 { // name is canonical already, as the constants are
+		return vs[0], true
+	}
 	if vs := h[http.CanonicalHeaderKey(name)]; len(vs) > 0 {
 		return vs[0], true
 	}
@@ -173,10 +176,19 @@ func headerValue(h http.Header, name string) (string, bool) {
 func writeSigned(mac hash.Hash, buf []byte, t, names string, h http.Header, body []byte) bool {
 	all := true
 	buf = append(append(append(buf[:0], t...), '.'), names...)
-	for name := range strings.SplitSeq(names, " ") {
+	add := func(name string) {
 		v, ok := headerValue(h, name)
 		all = all && ok
 		buf = append(append(buf, '.'), v...)
+	}
+	if names == signedHeaders { // what the platform sends: canonical names, no folding
+		add("Content-Type")
+		add(EventIDHeader)
+		add(EventTypeHeader)
+	} else {
+		for name := range strings.SplitSeq(names, " ") {
+			add(name)
+		}
 	}
 	mac.Write(append(buf, '.'))
 	mac.Write(body)

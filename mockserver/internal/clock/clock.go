@@ -18,9 +18,9 @@ import (
 type Clock struct {
 	manual bool
 
-	mu     sync.Mutex
-	idle   *sync.Cond // signalled when busy drops to zero
-	base   time.Time  // manual clock: the current mock time
+	mu     sync.RWMutex // Now takes it for reading: every request reads the time
+	idle   *sync.Cond   // signalled when busy drops to zero
+	base   time.Time    // manual clock: the current mock time
 	offset time.Duration
 	tasks  taskQueue
 	seq    uint64
@@ -57,8 +57,8 @@ func New(manual bool, start time.Time) *Clock {
 
 // Now answers the current mock time.
 func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	return c.nowLocked()
 }
 
