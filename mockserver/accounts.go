@@ -1,12 +1,12 @@
 package mockserver
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"sync"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 
 	"github.com/signkit/signkit-go/auth"
 )
@@ -128,8 +128,8 @@ func (a *accountStore) add(spec UserSpec) (*user, error) {
 	}
 	u := &user{ID: a.nextUser, CustomerID: cust, Name: spec.Name, Email: spec.Email, Admin: spec.Admin,
 		SuperUser: spec.SuperUser, Creds: auth.Credentials{
-			ClientID: "client-" + randomHex(8), ClientSecret: randomHex(24),
-			APIKey: "key-" + randomHex(8), APISecret: randomHex(24)}}
+			ClientID: "client-" + ids.Hex(8), ClientSecret: ids.Hex(24),
+			APIKey: "key-" + ids.Hex(8), APISecret: ids.Hex(24)}}
 	a.nextUser++
 	a.users[u.ID] = u
 	return u, nil
@@ -168,21 +168,4 @@ func (a *accountStore) byAPIKey(key string) *user {
 func (u *user) credentials() UserCredentials {
 	return UserCredentials{ClientID: u.Creds.ClientID, ClientSecret: u.Creds.ClientSecret, APIKey: u.Creds.APIKey,
 		APISecret: u.Creds.APISecret, CustomerID: u.CustomerID, UserID: u.ID}
-}
-
-// randomHex answers n random bytes in hex.
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails
-	return hex.EncodeToString(b)
-}
-
-// newUUID answers a random (version 4) UUID.
-func newUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

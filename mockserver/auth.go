@@ -7,11 +7,13 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Token rules (docs/platform.md, "Authentication").
@@ -59,7 +61,7 @@ func (t *tokenStore) useNonce(nonce string, wall time.Time) bool {
 
 // issue stores a new token for the user, pruning expired ones now and then.
 func (t *tokenStore) issue(userID int64, now time.Time, wall time.Time) (string, time.Time) {
-	tok := base64.RawURLEncoding.EncodeToString([]byte(randomHex(24)))
+	tok := base64.RawURLEncoding.EncodeToString([]byte(ids.Hex(24)))
 	exp := now.Add(tokenLifetime)
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -1,9 +1,10 @@
 package mockserver
 
 import (
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"os"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // handleDeleteCaseFile is DELETE {Sign}/api/v1/casefiles/{casefileId}: it

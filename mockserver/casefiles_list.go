@@ -3,13 +3,14 @@ package mockserver
 import (
 	"cmp"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Paging of GET {Sign}/api/v1/casefiles (docs/platform.md, "List").

@@ -1,10 +1,12 @@
 package mockserver
 
 import (
-	"github.com/signkit/signkit-go/mockserver/internal/clock"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"sync"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/clock"
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // caseFileStore is the signing service's state: case files with their
@@ -217,7 +219,7 @@ func (c *caseFileStore) add(cf *caseFile) {
 	for _, d := range cf.Documents {
 		d.ID = c.nextRow
 		c.nextRow++
-		d.DocumentID = newUUID()
+		d.DocumentID = ids.UUID()
 		d.CaseFileID = cf.ID
 		if d.Created.IsZero() {
 			d.Created = cf.Created

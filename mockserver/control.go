@@ -1,10 +1,11 @@
 package mockserver
 
 import (
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"runtime/debug"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // initControl registers the control API under /mock/ (no token).

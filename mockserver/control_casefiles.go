@@ -1,11 +1,12 @@
 package mockserver
 
 import (
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Signer actions of POST /mock/casefiles/{id}/signers/{signerId}/{action}

@@ -1,9 +1,10 @@
 package mockserver
 
 import (
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Outcomes of a delivery attempt, as Delivery.Outcome reports them.

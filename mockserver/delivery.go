@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
 )
 
 // Delivery limits of the spec: a connection that takes longer than
@@ -125,7 +127,7 @@ func (e *deliveryEngine) reset() {
 // attempt starting at once in the background.
 func (s *Server) publishEvent(ev webhookEvent) {
 	for _, sub := range s.webhooks.subs.targets(ev.CustomerID, ev.Type) {
-		s.webhooks.engine.submit(&delivery{subID: sub.ID, gen: sub.gen, eventID: newUUID(), typ: ev.Type, body: ev.Body})
+		s.webhooks.engine.submit(&delivery{subID: sub.ID, gen: sub.gen, eventID: ids.UUID(), typ: ev.Type, body: ev.Body})
 	}
 }
 

@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"encoding/json"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"maps"
 	"net/http"
 	"slices"
@@ -10,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // maxEvents bounds the event log; the oldest events are dropped first.
@@ -133,7 +135,7 @@ func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, 
 	if err != nil { // payloads are plain structs and strings; this cannot happen
 		body = []byte(`{}`)
 	}
-	ev := &event{ID: newUUID(), Type: typ, CustomerID: customerID, CaseFileID: caseFileID, At: at, Body: body}
+	ev := &event{ID: ids.UUID(), Type: typ, CustomerID: customerID, CaseFileID: caseFileID, At: at, Body: body}
 	l.notifyMu.Lock()
 	defer l.notifyMu.Unlock()
 	l.mu.Lock()

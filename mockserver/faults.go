@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"net/http"
 	"strconv"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // FaultPhase says whether a fault hits before or after the operation takes

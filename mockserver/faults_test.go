@@ -3,12 +3,13 @@ package mockserver
 import (
 	"context"
 	"errors"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // subscriptionCount answers how many subscriptions the default customer has.

@@ -2,9 +2,10 @@ package mockserver
 
 import (
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"strconv"
 	"strings"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Multi-entry answers of the public page (docs/platform.md, "Public pages"):

@@ -2,12 +2,13 @@ package mockserver
 
 import (
 	"cmp"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"slices"
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // publicFormURL is the public page of a form.

@@ -1,9 +1,11 @@
 package mockserver
 
 import (
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"sync"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // formStore is the forms service's state: forms with their versions,
@@ -41,7 +43,7 @@ func (f *formStore) create(def *formJSON, u *user, now time.Time, publish bool, 
 	if err := f.quotas.forms.take(u.CustomerID, 1); err != nil {
 		return formJSON{}, err
 	}
-	fm := &form{externalID: newUUID(), ownerID: u.ID, customerID: u.CustomerID, status: stateDraft,
+	fm := &form{externalID: ids.UUID(), ownerID: u.ID, customerID: u.CustomerID, status: stateDraft,
 		draft: newVersion(1, def), requests: map[string]*prefill{}, created: now}
 	if publish {
 		fm.live, fm.draft, fm.status = fm.draft, nil, stateActive
@@ -172,7 +174,7 @@ func (f *formStore) addRequest(id string, u *user, build func(*formVersion) (map
 	if err := f.quotas.prefills.take(fm.customerID, 1); err != nil {
 		return nil, err
 	}
-	pf := &prefill{id: newUUID(), sections: secs}
+	pf := &prefill{id: ids.UUID(), sections: secs}
 	fm.requests[pf.id] = pf
 	f.requests[pf.id] = fm
 	return pf, nil

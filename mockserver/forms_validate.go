@@ -2,9 +2,10 @@ package mockserver
 
 import (
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"strings"
 	"unicode"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Known mapTo targets and caseFileTitleTemplate merge fields.

@@ -5,11 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 
 	"github.com/signkit/signkit-go/auth"
 )

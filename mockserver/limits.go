@@ -2,9 +2,10 @@ package mockserver
 
 import (
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"sync"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Limits bounds what the mock stores per account (customer), so that a long

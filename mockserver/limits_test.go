@@ -2,11 +2,12 @@ package mockserver
 
 import (
 	"encoding/json"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // expect507 checks a 507 answer that names the limit and the option.

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
 )
 
 // The throughput benchmarks compare the mock with a bare net/http handler
@@ -126,7 +128,7 @@ func BenchmarkCreateFormLoad(b *testing.B) {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		def.ExternalID = newUUID()
+		def.ExternalID = ids.UUID()
 		mu.Lock()
 		stored[def.ExternalID] = &def
 		mu.Unlock()

@@ -2,8 +2,9 @@ package mockserver
 
 import (
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Prefilled requests (docs/platform.md, "Forms"): v1 takes answers keyed by

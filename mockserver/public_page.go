@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"html"
 	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // initPublicPages registers the public form pages (no token). A page posts

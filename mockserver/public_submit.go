@@ -3,12 +3,13 @@ package mockserver
 import (
 	"errors"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
 	"strings"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // maxValueBytes bounds one text answer of a public form.

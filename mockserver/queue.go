@@ -4,13 +4,15 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Job states of the queue status check (docs/platform.md, "Queue status").
@@ -114,7 +116,7 @@ func (js *jobStore) store(j *job) bool {
 // run after the job delay of mock time. A duplicate keeps no files.
 func (s *Server) queueJob(u *user, def *sendCaseFile, up *sendUpload) *job {
 	now := s.Now()
-	j := &job{UUID: newUUID(), PayloadHash: up.hash, UserID: u.ID, CustomerID: u.CustomerID, State: jobPending,
+	j := &job{UUID: ids.UUID(), PayloadHash: up.hash, UserID: u.ID, CustomerID: u.CustomerID, State: jobPending,
 		CreatedAt: now, UpdatedAt: now, Payload: json.RawMessage(up.data), def: def, files: up.files, dir: up.dir}
 	if s.sign.jobs.store(j) {
 		up.remove()

@@ -1,6 +1,10 @@
 package mockserver
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
+)
 
 // requestIDHeader names the id the platform gives every answer
 // (docs/platform.md, "Errors and request ids").
@@ -11,7 +15,7 @@ const requestIDHeader = "X-Penneo-Request-Id"
 // fault), a fresh X-Penneo-Request-Id.
 func withRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set(requestIDHeader, newUUID())
+		w.Header().Set(requestIDHeader, ids.UUID())
 		next.ServeHTTP(w, r)
 	})
 }

@@ -1,10 +1,11 @@
 package mockserver
 
 import (
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"path"
 	"strings"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // routes answers the handler of every route of the mock: the five services

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"hash"
 	"io"
 	"mime"
@@ -14,6 +13,8 @@ import (
 	"net/http"
 	"os"
 	"sync"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // DefaultMaxUploadBytes bounds one Send create request (the whole multipart

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/url"
 	"reflect"
 	"regexp"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // sendSigner is a signer of the data part, with every field the vendor

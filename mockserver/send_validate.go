@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // sendDefinition is the data part of a Send create request.

@@ -3,7 +3,6 @@ package mockserver
 import (
 	"context"
 	"errors"
-	"github.com/signkit/signkit-go/mockserver/internal/clock"
 	"html/template"
 	"net"
 	"net/http"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/clock"
 
 	"github.com/signkit/signkit-go"
 )

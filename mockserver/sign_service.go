@@ -3,13 +3,14 @@ package mockserver
 import (
 	"encoding/base64"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"mime"
 	"net/http"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // caseFileJSON is a case file as the signing service shows it

@@ -4,6 +4,8 @@ import (
 	"html/template"
 	"sync"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
 )
 
 // Case file statuses (docs/platform.md, "Case file status").
@@ -163,7 +165,7 @@ func (s *Server) activate(cf *caseFile) {
 	s.write(func() {
 		for _, sg := range cf.Signers {
 			if sg.Token == "" {
-				sg.Token = randomHex(20)
+				sg.Token = ids.Hex(20)
 			}
 		}
 	})

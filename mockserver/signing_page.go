@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"strings"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // signingPageHTML is the page behind a signing link: the documents to read

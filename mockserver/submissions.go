@@ -3,9 +3,10 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"net/http"
 	"strconv"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // submissionInput is what one public-page submission carries.

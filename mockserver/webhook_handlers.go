@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"io"
 	"net/http"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // webhookDomain is the webhook service's state: subscriptions, the delivery
@@ -60,8 +62,8 @@ func (s *Server) handleSubscriptionCreate(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	u := userFrom(r)
-	sub := &subscription{ID: newUUID(), CustomerID: u.CustomerID, CreatorID: u.ID, IsActive: true,
-		Secret: randomHex(32), Endpoint: req.Endpoint, EventTypes: *req.EventTypes, Created: s.Now()}
+	sub := &subscription{ID: ids.UUID(), CustomerID: u.CustomerID, CreatorID: u.ID, IsActive: true,
+		Secret: ids.Hex(32), Endpoint: req.Endpoint, EventTypes: *req.EventTypes, Created: s.Now()}
 	if req.IsActive != nil {
 		sub.IsActive = *req.IsActive
 	}

@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"fmt"
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"mime"
 	"net/http"
 	"net/netip"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // maxActiveSubscriptions is how many subscriptions of one customer may be
