@@ -92,7 +92,7 @@ func BenchmarkSubmissionMemory(b *testing.B) {
 	// request email to the outbox: bounded journals (maxEvents, maxEmails),
 	// not the stored submission. Measure them apart.
 	s.sign.events.reset()
-	s.sign.outbox.reset()
+	s.sign.outbox.Reset()
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	stored := int64(after.HeapAlloc) - int64(before.HeapAlloc)

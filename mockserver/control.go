@@ -66,7 +66,7 @@ func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) ctlRequests(w http.ResponseWriter, _ *http.Request) error {
-	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.journal.list()})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.journal.List()})
 	return nil
 }
 

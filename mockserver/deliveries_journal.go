@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/signkit/signkit-go/mockserver/internal/ring"
+
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -40,15 +42,15 @@ type Delivery struct {
 }
 
 // deliveryJournal remembers the last delivery attempts.
-type deliveryJournal = ring[Delivery]
+type deliveryJournal = ring.Ring[Delivery]
 
-func newDeliveryJournal(size int) *deliveryJournal { return newRing[Delivery](size) }
+func newDeliveryJournal(size int) *deliveryJournal { return ring.New[Delivery](size) }
 
 // Deliveries answers the most recent webhook delivery attempts (as many as
 // the request journal keeps, see WithJournalSize), oldest first. Call
 // Advance (or wait) first: the first attempt of an event runs in the
 // background.
-func (s *Server) Deliveries() []Delivery { return s.webhooks.deliveries.list() }
+func (s *Server) Deliveries() []Delivery { return s.webhooks.deliveries.List() }
 
 // ctlDeliveries is GET /mock/deliveries[?subscriptionId=…][&eventId=…][&eventType=…]:
 // {"items":[{"eventId","eventType","subscriptionId","attempt","at","outcome","status","error","durationMs"}]}.

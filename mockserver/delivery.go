@@ -188,7 +188,7 @@ func (e *deliveryEngine) attempt(d *delivery) {
 	if err != nil {
 		entry.Outcome, entry.Error = OutcomeFailed, err.Error()
 	}
-	e.s.webhooks.deliveries.add(entry)
+	e.s.webhooks.deliveries.Add(entry)
 	if err != nil {
 		e.failed(d, at)
 	}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/signkit/signkit-go/mockserver/internal/ring"
+
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -28,19 +30,19 @@ type emailTexts struct {
 }
 
 // outbox holds the last maxEmails emails the mock has "sent", oldest first.
-type outbox = ring[email]
+type outbox = ring.Ring[email]
 
-func newOutbox() *outbox { return newRing[email](maxEmails) }
+func newOutbox() *outbox { return ring.New[email](maxEmails) }
 
 // sendEmail puts an email to one recipient in the outbox, dated now.
 // signingLink may be empty.
 func (s *Server) sendEmail(to, subject, text, signingLink string) {
-	s.sign.outbox.add(email{To: to, Subject: subject, Text: text, SigningLink: signingLink, At: s.Now().UTC()})
+	s.sign.outbox.Add(email{To: to, Subject: subject, Text: text, SigningLink: signingLink, At: s.Now().UTC()})
 }
 
 // ctlEmails is GET /mock/emails: {"items":[{"to","subject","text","signingLink","at"}]}.
 func (s *Server) ctlEmails(w http.ResponseWriter, _ *http.Request) error {
-	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.sign.outbox.list()})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.sign.outbox.List()})
 	return nil
 }
 

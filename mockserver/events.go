@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signkit/signkit-go/mockserver/internal/ring"
+
 	"github.com/signkit/signkit-go/mockserver/internal/ids"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
@@ -88,20 +90,20 @@ type signerPayload struct {
 type eventLog struct {
 	notifyMu  sync.Mutex // held while an event is appended and its listeners run
 	mu        sync.Mutex // guards events, seq, listeners
-	events    *ring[*event]
+	events    *ring.Ring[*event]
 	seq       int64
 	listeners map[int64]func(*event)
 	nextID    int64
 }
 
 func newEventLog() *eventLog {
-	return &eventLog{events: newRing[*event](maxEvents), listeners: map[int64]func(*event){}}
+	return &eventLog{events: ring.New[*event](maxEvents), listeners: map[int64]func(*event){}}
 }
 
 // reset forgets every event; listeners stay, and sequence numbers keep
 // growing so that a consumer's position stays meaningful.
 func (l *eventLog) reset() {
-	l.events.reset()
+	l.events.Reset()
 }
 
 // subscribe registers fn to be called with each event as it is emitted, in
@@ -141,7 +143,7 @@ func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, 
 	l.mu.Lock()
 	l.seq++
 	ev.Seq = l.seq
-	l.events.add(ev)
+	l.events.Add(ev)
 	fns := make([]func(*event), 0, len(l.listeners))
 	for _, id := range slices.Sorted(maps.Keys(l.listeners)) {
 		fns = append(fns, l.listeners[id])
@@ -157,7 +159,7 @@ func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, 
 // sequence number above after, oldest first.
 func (l *eventLog) since(customerID, after int64) []*event {
 	var out []*event
-	for _, ev := range l.events.after(func(ev *event) bool { return ev.Seq > after }) {
+	for _, ev := range l.events.After(func(ev *event) bool { return ev.Seq > after }) {
 		if customerID == 0 || ev.CustomerID == customerID {
 			out = append(out, ev)
 		}

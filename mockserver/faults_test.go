@@ -137,7 +137,7 @@ func TestFaultDropInProcess(t *testing.T) {
 
 // lastJournaled is the latest journal entry of method and path, or nil.
 func lastJournaled(s *Server, method, path string) *journalEntry {
-	entries := s.journal.list()
+	entries := s.journal.List()
 	for i := len(entries) - 1; i >= 0; i-- {
 		if e := entries[i]; e.Method == method && e.Path == path {
 			return &e

@@ -152,7 +152,7 @@ func (s *Server) Reset() {
 	for _, fn := range s.resetHooks {
 		fn()
 	}
-	s.journal.reset()
+	s.journal.Reset()
 }
 
 // Close stops the listener of Start (if any), the scheduler, and waits for

@@ -113,7 +113,7 @@ func (s *Server) resetSigning() {
 	s.sign.links = map[string]linkRef{}
 	s.sign.mu.Unlock()
 	s.sign.events.reset()
-	s.sign.outbox.reset()
+	s.sign.outbox.Reset()
 	s.sign.jobs.reset()
 	s.sign.polls.reset()
 	s.sign.uploads.removeAll()

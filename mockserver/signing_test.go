@@ -172,8 +172,8 @@ func TestSigningScenarios(t *testing.T) {
 			if status != tc.status {
 				t.Errorf("case file status %d, want %d", status, tc.status)
 			}
-			if n := len(s.sign.outbox.list()); n != tc.emails {
-				t.Errorf("%d emails, want %d: %+v", n, tc.emails, s.sign.outbox.list())
+			if n := len(s.sign.outbox.List()); n != tc.emails {
+				t.Errorf("%d emails, want %d: %+v", n, tc.emails, s.sign.outbox.List())
 			}
 		})
 	}

@@ -27,7 +27,7 @@ func (s *Server) initWebhooks() {
 	s.faults = newFaultStore()
 	s.onReset(s.webhooks.subs.reset)
 	s.onReset(s.webhooks.engine.reset)
-	s.onReset(s.webhooks.deliveries.reset)
+	s.onReset(s.webhooks.deliveries.Reset)
 	s.onReset(s.faults.reset)
 	s.consumeEventLog()
 

@@ -1,0 +1,69 @@
+// Package ring is a bounded journal for the mock server: the request
+// journal, the deliveries journal, the event log and the outbox keep their
+// last entries in one.
+package ring
+
+import (
+	"sort"
+	"sync"
+)
+
+// Ring keeps the last entries added, at most size of them (at least one);
+// it is safe for concurrent use. It grows as entries come, up to size, and
+// then overwrites the oldest: an append costs O(1) however full it is. The
+// request journal, the deliveries journal, the event log and the outbox are
+// rings.
+type Ring[T any] struct {
+	mu      sync.Mutex
+	size    int
+	entries []T
+	next    int // once full: the index of the oldest entry, overwritten next
+}
+
+// New answers an empty ring of at most size entries (at least one).
+func New[T any](size int) *Ring[T] { return &Ring[T]{size: max(size, 1)} }
+
+// Add appends e, overwriting the oldest entry once the ring is full.
+func (j *Ring[T]) Add(e T) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.entries) < j.size {
+		j.entries = append(j.entries, e)
+		return
+	}
+	j.entries[j.next] = e
+	j.next = (j.next + 1) % j.size
+}
+
+// List answers the remembered entries, oldest first (never nil).
+func (j *Ring[T]) List() []T {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make([]T, 0, len(j.entries))
+	out = append(out, j.entries[j.next:]...)
+	return append(out, j.entries[:j.next]...)
+}
+
+// After answers, oldest first, the entries from the first one for which
+// from holds on: from must be false for a prefix of the entries (oldest
+// first) and true for the rest, so that a binary search finds it and the
+// cost is that of the entries answered.
+func (j *Ring[T]) After(from func(T) bool) []T {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := len(j.entries)
+	at := func(i int) T { return j.entries[(j.next+i)%n] }
+	first := sort.Search(n, func(i int) bool { return from(at(i)) })
+	out := make([]T, 0, n-first)
+	for i := first; i < n; i++ {
+		out = append(out, at(i))
+	}
+	return out
+}
+
+// Reset forgets every entry and gives their memory back.
+func (j *Ring[T]) Reset() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.entries, j.next = nil, 0
+}
