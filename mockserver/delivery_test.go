@@ -1,18 +1,17 @@
 package mockserver
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/webhook"
 )
 
 var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
@@ -310,7 +309,7 @@ func TestDeliveriesKeepOrderPerSubscription(t *testing.T) {
 	whSubscribe(t, s, tok, rc.URL(), "sign.casefile.completed")
 	const n = 50
 	for i := range n {
-		s.publishEvent(webhookEvent{CustomerID: DefaultCustomerID, Type: "sign.casefile.completed",
+		s.webhooks.Publish(webhook.Event{CustomerID: DefaultCustomerID, Type: "sign.casefile.completed",
 			Body: fmt.Appendf(nil, `{"n":%d}`, i)})
 	}
 	s.Advance(0)
@@ -424,29 +423,3 @@ func TestHTTPSEndpointWithTrustedCertificate(t *testing.T) {
 		t.Errorf("journal = %+v, want a certificate failure, then the retry delivered", d)
 	}
 }
-
-func TestDescribeDeliveryError(t *testing.T) {
-	t.Parallel()
-	dialTimeout := &net.OpError{Op: "dial", Net: "tcp", Err: timeoutError{}}
-	tests := []struct {
-		err  error
-		want string
-	}{
-		{&url.Error{Op: "Post", URL: "https://x.test", Err: dialTimeout}, "connection took longer than 200ms"},
-		{&url.Error{Op: "Post", URL: "https://x.test", Err: context.DeadlineExceeded}, "no complete response within 1s"},
-		{errors.New("boom"), "delivery failed: boom"},
-	}
-	for _, tc := range tests {
-		got := describeDeliveryError(tc.err)
-		if !strings.Contains(got.Error(), tc.want) || !errors.Is(got, tc.err) {
-			t.Errorf("describeDeliveryError(%v) = %v, want it to say %q and wrap the cause", tc.err, got, tc.want)
-		}
-	}
-}
-
-// timeoutError is a net.Error that timed out.
-type timeoutError struct{}
-
-func (timeoutError) Error() string   { return "i/o timeout" }
-func (timeoutError) Timeout() bool   { return true }
-func (timeoutError) Temporary() bool { return true }

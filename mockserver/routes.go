@@ -51,12 +51,12 @@ func (s *Server) routes() http.Handler {
 	route(svcSign, "GET /api/v1/documents/{documentId}/content", s.handleDocumentContent)
 
 	// Webhook service, {Webhook} = /webhook: subscriptions.
-	route(svcWebhook, "POST /webhook/api/v1/subscriptions/test", s.handleSubscriptionTest)
-	route(svcWebhook, "POST /webhook/api/v1/subscriptions", s.handleSubscriptionCreate)
-	route(svcWebhook, "GET /webhook/api/v1/subscriptions", s.handleSubscriptionList)
-	route(svcWebhook, "GET /webhook/api/v1/subscriptions/{id}", s.handleSubscriptionGet)
-	route(svcWebhook, "PUT /webhook/api/v1/subscriptions/{id}", s.handleSubscriptionReplace)
-	route(svcWebhook, "DELETE /webhook/api/v1/subscriptions/{id}", s.handleSubscriptionDelete)
+	route(svcWebhook, "POST /webhook/api/v1/subscriptions/test", s.webhooks.HandleTest)
+	route(svcWebhook, "POST /webhook/api/v1/subscriptions", s.webhooks.HandleCreate)
+	route(svcWebhook, "GET /webhook/api/v1/subscriptions", s.webhooks.HandleList)
+	route(svcWebhook, "GET /webhook/api/v1/subscriptions/{id}", s.webhooks.HandleGet)
+	route(svcWebhook, "PUT /webhook/api/v1/subscriptions/{id}", s.webhooks.HandleReplace)
+	route(svcWebhook, "DELETE /webhook/api/v1/subscriptions/{id}", s.webhooks.HandleDelete)
 
 	// Public pages, no token: forms to fill in, and signing pages.
 	route(svcPublic, "GET /public/forms/{externalId}", s.handlePublicPage)

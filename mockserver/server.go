@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
+	"github.com/signkit/signkit-go/mockserver/internal/webhook"
 
 	"github.com/signkit/signkit-go"
 )
@@ -31,7 +32,7 @@ type Server struct {
 	forms    *formStore
 	cases    *caseFileStore
 	sign     *signingState      // Send jobs, signing simulation, events, emails (signing.go)
-	webhooks *webhookDomain     // subscriptions, delivery engine, deliveries journal (webhook_handlers.go)
+	webhooks *webhook.Service   // subscriptions, delivery engine, deliveries journal (internal/webhook)
 	faults   *faultStore        // injected faults (faults.go)
 	pages    *template.Template // public pages, parsed once per server
 	quotas   *quotas            // per-account storage limits (limits.go)

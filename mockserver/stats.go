@@ -31,9 +31,7 @@ func (s *Server) Stats() Stats {
 	st.CaseFiles = len(s.cases.files)
 	s.cases.mu.RUnlock()
 	st.Jobs = s.sign.jobs.count()
-	s.webhooks.subs.mu.Lock()
-	st.Subscriptions = len(s.webhooks.subs.byID)
-	s.webhooks.subs.mu.Unlock()
+	st.Subscriptions = s.webhooks.Count()
 	return st
 }
 

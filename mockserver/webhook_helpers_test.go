@@ -58,6 +58,20 @@ func whUser(t testing.TB, s *Server, spec UserSpec) (UserCredentials, string) {
 }
 
 // whSubscribe creates a subscription and fails the test unless it is 201.
+// subscriptionJSON is the wire shape of a subscription, as a client
+// decodes it.
+type subscriptionJSON struct {
+	CustomerID int64    `json:"customerId"`
+	ID         string   `json:"id"`
+	IsActive   bool     `json:"isActive"`
+	Secret     string   `json:"secret"`
+	EventTypes []string `json:"eventTypes"`
+	Endpoint   string   `json:"endpoint"`
+}
+
+// testEventType is the event type of the on-demand test event.
+const testEventType = "webhook.subscription.test"
+
 func whSubscribe(t testing.TB, s *Server, token, endpoint string, types ...string) subscriptionJSON {
 	t.Helper()
 	var sub subscriptionJSON

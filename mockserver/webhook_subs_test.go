@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/webhook"
 )
 
 const subsPath = "/webhook/api/v1/subscriptions"
@@ -294,8 +296,8 @@ func TestConcurrentCreatesRespectTheLimit(t *testing.T) {
 			t.Errorf("status %d", c)
 		}
 	}
-	if created != maxActiveSubscriptions {
-		t.Errorf("%d created concurrently, want %d", created, maxActiveSubscriptions)
+	if created != webhook.MaxActive {
+		t.Errorf("%d created concurrently, want %d", created, webhook.MaxActive)
 	}
 }
 

@@ -1,4 +1,4 @@
-package mockserver
+package webhook
 
 import (
 	"bytes"
@@ -36,9 +36,9 @@ const (
 // in order.
 const signedHeaderNames = "content-type x-event-id x-event-type"
 
-// webhookEvent is one event of a customer to deliver: its type (such as
+// Event is one event of a customer to deliver: its type (such as
 // sign.casefile.completed) and its JSON body.
-type webhookEvent struct {
+type Event struct {
 	CustomerID int64
 	Type       string
 	Body       []byte
@@ -60,7 +60,7 @@ type delivery struct {
 // subscriptions drain concurrently, bounded by a pool of worker slots, so a
 // slow or dead endpoint holds up only its own queue.
 type deliveryEngine struct {
-	s      *Server
+	svc    *Service
 	client atomic.Pointer[http.Client]
 	slots  chan struct{}
 
@@ -74,8 +74,8 @@ type subQueue struct {
 	running bool
 }
 
-func newDeliveryEngine(s *Server) *deliveryEngine {
-	e := &deliveryEngine{s: s, slots: make(chan struct{}, deliveryWorkers), queues: map[string]*subQueue{}}
+func newDeliveryEngine(svc *Service) *deliveryEngine {
+	e := &deliveryEngine{svc: svc, slots: make(chan struct{}, deliveryWorkers), queues: map[string]*subQueue{}}
 	e.client.Store(newDeliveryClient(nil))
 	return e
 }
@@ -99,16 +99,14 @@ func newDeliveryClient(tlsConf *tls.Config) *http.Client {
 	}}
 }
 
-// SetWebhookTLSConfig sets the TLS configuration of webhook deliveries to
-// https endpoints, for example to trust the certificate of an
-// httptest.NewTLSServer: srv.SetWebhookTLSConfig(ts.Client().Transport.(*http.Transport).TLSClientConfig).
-// nil returns to the system's roots. Attempts that have started keep the
-// configuration they started with.
-func (s *Server) SetWebhookTLSConfig(c *tls.Config) {
+// SetTLSConfig sets the TLS configuration of deliveries to https
+// endpoints; nil returns to the system's roots. Attempts that have started
+// keep the configuration they started with.
+func (svc *Service) SetTLSConfig(c *tls.Config) {
 	if c != nil {
 		c = c.Clone()
 	}
-	old := s.webhooks.engine.client.Swap(newDeliveryClient(c))
+	old := svc.engine.client.Swap(newDeliveryClient(c))
 	old.CloseIdleConnections()
 }
 
@@ -122,12 +120,12 @@ func (e *deliveryEngine) reset() {
 	e.client.Load().CloseIdleConnections()
 }
 
-// publishEvent hands an event of a customer to the engine: every active
+// Publish hands an event of a customer to the engine: every active
 // subscription of the customer that lists its type gets it, the first
 // attempt starting at once in the background.
-func (s *Server) publishEvent(ev webhookEvent) {
-	for _, sub := range s.webhooks.subs.targets(ev.CustomerID, ev.Type) {
-		s.webhooks.engine.submit(&delivery{subID: sub.ID, gen: sub.gen, eventID: ids.UUID(), typ: ev.Type, body: ev.Body})
+func (svc *Service) Publish(ev Event) {
+	for _, sub := range svc.subs.targets(ev.CustomerID, ev.Type) {
+		svc.engine.submit(&delivery{subID: sub.ID, gen: sub.gen, eventID: ids.UUID(), typ: ev.Type, body: ev.Body})
 	}
 }
 
@@ -144,7 +142,7 @@ func (e *deliveryEngine) submit(d *delivery) {
 	q.items = append(q.items, d)
 	if !q.running {
 		q.running = true
-		e.s.clock.Go(func() { e.drain(d.subID, q) })
+		e.svc.cfg.Clock.Go(func() { e.drain(d.subID, q) })
 	}
 }
 
@@ -153,7 +151,7 @@ func (e *deliveryEngine) submit(d *delivery) {
 func (e *deliveryEngine) drain(subID string, q *subQueue) {
 	for {
 		e.mu.Lock()
-		if len(q.items) == 0 || e.s.clock.Closed() {
+		if len(q.items) == 0 || e.svc.cfg.Clock.Closed() {
 			q.items, q.running = nil, false
 			if e.queues[subID] == q {
 				delete(e.queues, subID)
@@ -175,12 +173,12 @@ func (e *deliveryEngine) drain(subID string, q *subQueue) {
 // attempt makes one delivery attempt, journals it and, when it failed,
 // schedules the next one (or gives up and disables the subscription).
 func (e *deliveryEngine) attempt(d *delivery) {
-	sub, ok := e.s.webhooks.subs.current(d.subID, d.gen, d.typ)
+	sub, ok := e.svc.subs.current(d.subID, d.gen, d.typ)
 	if !ok {
 		return // deleted, disabled, re-enabled since, or no longer listing the type
 	}
 	d.attempt++
-	at := e.s.Now()
+	at := e.svc.cfg.Clock.Now()
 	start := time.Now()
 	status, err := e.post(sub, d, at)
 	entry := Delivery{EventID: d.eventID, EventType: d.typ, SubscriptionID: d.subID, Attempt: d.attempt,
@@ -188,7 +186,7 @@ func (e *deliveryEngine) attempt(d *delivery) {
 	if err != nil {
 		entry.Outcome, entry.Error = OutcomeFailed, err.Error()
 	}
-	e.s.webhooks.deliveries.Add(entry)
+	e.svc.deliveries.Add(entry)
 	if err != nil {
 		e.failed(d, at)
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package webhook
 
 import (
 	"fmt"
@@ -14,12 +14,12 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// maxActiveSubscriptions is how many subscriptions of one customer may be
-// active at once (docs/platform.md, "Webhook service").
-const maxActiveSubscriptions = 5
+// MaxActive is how many subscriptions of one customer may be active at
+// once (docs/platform.md, "Webhook service").
+const MaxActive = 5
 
-// testEventType is the event type of the on-demand test event.
-const testEventType = "webhook.subscription.test"
+// TestEventType is the event type of the on-demand test event.
+const TestEventType = "webhook.subscription.test"
 
 // isKnownEventType reports whether a subscription may list typ (the
 // service specification's event types).
@@ -29,7 +29,7 @@ func isKnownEventType(typ string) bool {
 		"sign.signer.requestActivated", "sign.signer.requestSent", "sign.signer.reminderSent",
 		"sign.signer.requestOpened", "sign.signer.undeliverable", "sign.signer.opened", "sign.signer.rejected",
 		"sign.signer.signed", "sign.signer.signedWithImageUploadAndNAP", "sign.signer.finalized",
-		"sign.signer.deleted", "sign.signer.transientBounce", testEventType:
+		"sign.signer.deleted", "sign.signer.transientBounce", TestEventType:
 		return true
 	}
 	return false
@@ -117,9 +117,9 @@ func (st *subscriptionStore) conflictLocked(sub *subscription) error {
 			active++
 		}
 	}
-	if sub.IsActive && active >= maxActiveSubscriptions {
+	if sub.IsActive && active >= MaxActive {
 		return wire.Conflict("customer %d already has %d active subscriptions, the most allowed; disable or delete one first",
-			sub.CustomerID, maxActiveSubscriptions)
+			sub.CustomerID, MaxActive)
 	}
 	return nil
 }
