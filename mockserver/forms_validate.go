@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/signkit/signkit-go/mockserver/internal/format"
+
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -239,19 +241,19 @@ func checkValue(f *fieldJSON, v string) string {
 	}
 	switch f.Type {
 	case typeEmail:
-		if !validEmail(v) {
+		if !format.Email(v) {
 			return "is not a valid email address"
 		}
 	case typePhone:
-		if !validPhone(v) {
+		if !format.Phone(v) {
 			return "is not a valid phone number"
 		}
 	case typeNumber:
-		if !validNumber(v) {
+		if !format.Number(v) {
 			return "is not a number"
 		}
 	case typeDate:
-		if !validDate(v) {
+		if !format.Date(v) {
 			return "is not a date (YYYY-MM-DD)"
 		}
 	case typeChoice:

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -22,7 +23,7 @@ func (s *Server) routes() http.Handler {
 	open := func(svc service, pattern string, h handlerFunc) { mux.Handle(pattern, s.serve(svc, false, h)) }
 
 	// Auth, {Auth} = /auth: the API Keys Grant token endpoint.
-	route(svcAuth, "POST /auth/oauth/token", s.handleToken)
+	route(svcAuth, "POST /auth/oauth/token", s.accounts.HandleToken)
 
 	// Forms service, {Forms} = /collect/api.
 	route(svcForms, "POST /collect/api/v1/forms", s.handleCreateForm)
@@ -143,7 +144,7 @@ func (s *Server) serve(svc service, guard bool, h handlerFunc) http.Handler {
 				wire.WriteError(w, err)
 				return
 			}
-			r = r.WithContext(withUser(r.Context(), u))
+			r = r.WithContext(accounts.With(r.Context(), u))
 		}
 		if err := h(w, r); err != nil {
 			wire.WriteError(w, err)

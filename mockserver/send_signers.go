@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/signkit/signkit-go/mockserver/internal/format"
+
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -82,7 +84,7 @@ func checkSigner(p *wire.Problems, path string, sg *sendSigner) {
 	if strings.TrimSpace(sg.Name) == "" {
 		p.Add(path+".name", "is required")
 	}
-	if sg.Email != "" && !validEmail(sg.Email) {
+	if sg.Email != "" && !format.Email(sg.Email) {
 		p.Add(path+".email", "is not an email address")
 	}
 	if sg.Role != "" {

@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/signkit/signkit-go/mockserver/internal/format"
+
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -127,7 +129,7 @@ func checkCaseFile(p *wire.Problems, cf *sendCaseFile, now time.Time) {
 		switch {
 		case cc.Email == "":
 			p.Add(path+".email", "is required")
-		case !validEmail(cc.Email):
+		case !format.Email(cc.Email):
 			p.Add(path+".email", "is not an email address")
 		}
 	}

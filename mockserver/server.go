@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
 	"github.com/signkit/signkit-go/mockserver/internal/webhook"
 
@@ -27,8 +28,7 @@ type Server struct {
 	handler http.Handler
 
 	// Per-domain state, each in its own file with its own lock.
-	accounts *accountStore
-	tokens   *tokenStore
+	accounts *accounts.Service // users and tokens (internal/accounts)
 	forms    *formStore
 	cases    *caseFileStore
 	sign     *signingState      // Send jobs, signing simulation, events, emails (signing.go)
@@ -83,10 +83,8 @@ func (s *Server) onReset(fn func()) { s.resetHooks = append(s.resetHooks, fn) }
 
 // initAccounts sets up users, tokens and the token endpoint.
 func (s *Server) initAccounts() {
-	s.accounts = newAccountStore()
-	s.tokens = newTokenStore()
-	s.onReset(s.accounts.reset)
-	s.onReset(s.tokens.reset)
+	s.accounts = accounts.New(accounts.Config{Clock: s.clock, MaxBodyBytes: s.cfg.maxBodyBytes})
+	s.onReset(s.accounts.Reset)
 }
 
 // Start builds a Server listening on a free loopback port; it is closed when
@@ -119,17 +117,18 @@ func (s *Server) Config() signkit.Config {
 
 // DefaultCredentials answers the ids and credentials of the default admin user.
 func (s *Server) DefaultCredentials() UserCredentials {
-	return s.accounts.byID(DefaultUserID).credentials()
+	return credentialsOf(s.accounts.ByID(DefaultUserID))
 }
 
 // AddUser adds an API user (to the default customer unless spec says
 // otherwise) with fresh credentials.
 func (s *Server) AddUser(spec UserSpec) (UserCredentials, error) {
-	u, err := s.accounts.add(spec)
+	u, err := s.accounts.Add(accounts.Spec{Name: spec.Name, Email: spec.Email, Admin: spec.Admin,
+		SuperUser: spec.SuperUser, CustomerID: spec.CustomerID, NewCustomer: spec.NewCustomer})
 	if err != nil {
 		return UserCredentials{}, err
 	}
-	return u.credentials(), nil
+	return credentialsOf(u), nil
 }
 
 // Now answers the current mock time.

@@ -21,7 +21,7 @@ func TestSubmissionCreatesCaseFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cf, err := s.cases.access(sub.caseFileID, s.accounts.byID(DefaultUserID))
+	cf, err := s.cases.access(sub.caseFileID, s.accounts.ByID(DefaultUserID))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -256,11 +256,9 @@ func TestActiveSubscriptionLimit(t *testing.T) {
 // mustCreds answers the credentials of the default customer's user named name.
 func mustCreds(t *testing.T, s *Server, name string) UserCredentials {
 	t.Helper()
-	s.accounts.mu.RLock()
-	defer s.accounts.mu.RUnlock()
-	for _, u := range s.accounts.users {
-		if u.Name == name {
-			return u.credentials()
+	for id := DefaultUserID; s.accounts.ByID(id) != nil; id++ { // ids are handed out in order
+		if u := s.accounts.ByID(id); u.Name == name {
+			return credentialsOf(u)
 		}
 	}
 	t.Fatalf("no user %q", name)

@@ -1,11 +1,9 @@
 package mockserver
 
 import (
-	"cmp"
 	"crypto/tls"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -113,8 +111,8 @@ func (s *Server) sendNotificationEmail(to, subject, text string) { s.sendEmail(t
 // notifySubscriptionDisabled emails the creator of a subscription that
 // failures disabled, and every admin of its customer, once each.
 func (s *Server) notifySubscriptionDisabled(d webhook.Disabled) {
-	recipients := []*user{s.accounts.byID(d.CreatorID)}
-	recipients = append(recipients, adminsOf(s.accounts, d.CustomerID)...)
+	recipients := []*user{s.accounts.ByID(d.CreatorID)}
+	recipients = append(recipients, s.accounts.Admins(d.CustomerID)...)
 	seen := map[string]bool{}
 	subject := "Webhook subscription disabled after repeated delivery failures"
 	text := disabledEmailText(d)
@@ -134,18 +132,4 @@ func disabledEmailText(d webhook.Disabled) string {
 		"Events are no longer sent to this endpoint. Fix the endpoint, then update the subscription "+
 		"with isActive set to true to receive new events again.\n",
 		d.SubscriptionID, d.Endpoint, d.EventID, d.EventType, d.Attempts, d.At.UTC().Format(time.RFC3339))
-}
-
-// adminsOf answers the admin users of a customer, by id.
-func adminsOf(a *accountStore, customerID int64) []*user {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	var out []*user
-	for _, u := range a.users {
-		if u.CustomerID == customerID && u.Admin {
-			out = append(out, u)
-		}
-	}
-	slices.SortFunc(out, func(x, y *user) int { return cmp.Compare(x.ID, y.ID) })
-	return out
 }

@@ -1,4 +1,6 @@
-package mockserver
+// Package format checks the value formats the mock's services accept: an
+// email address, a phone number, a number and a date.
+package format
 
 import (
 	"net/mail"
@@ -7,8 +9,8 @@ import (
 	"time"
 )
 
-// validEmail accepts a bare address such as ann@example.com (no display name).
-func validEmail(s string) bool {
+// Email accepts a bare address such as ann@example.com (no display name).
+func Email(s string) bool {
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Address != s || a.Name != "" {
 		return false
@@ -17,9 +19,9 @@ func validEmail(s string) bool {
 	return strings.Contains(domain, ".") && !strings.HasSuffix(domain, ".")
 }
 
-// validPhone accepts an optional leading +, then digits with spaces, dashes,
+// Phone accepts an optional leading +, then digits with spaces, dashes,
 // dots or parentheses between them, 6 to 15 digits in all.
-func validPhone(s string) bool {
+func Phone(s string) bool {
 	s = strings.TrimSpace(s)
 	s = strings.TrimPrefix(s, "+")
 	digits := 0
@@ -35,14 +37,14 @@ func validPhone(s string) bool {
 	return digits >= 6 && digits <= 15
 }
 
-// validNumber accepts a decimal number such as -12, 3.5 or 1e3.
-func validNumber(s string) bool {
+// Number accepts a decimal number such as -12, 3.5 or 1e3.
+func Number(s string) bool {
 	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	return err == nil && !strings.ContainsAny(s, "xXnNiI") // no hex, NaN or Inf
 }
 
-// validDate accepts a calendar date written YYYY-MM-DD.
-func validDate(s string) bool {
+// Date accepts a calendar date written YYYY-MM-DD.
+func Date(s string) bool {
 	_, err := time.Parse(time.DateOnly, s)
 	return err == nil
 }
