@@ -10,16 +10,21 @@ import (
 // The default account every Server starts with (and returns to on reset).
 const (
 	// DefaultCustomerID is the id of the default customer.
-	DefaultCustomerID = accounts.DefaultCustomerID
+	DefaultCustomerID int64 = 1
 	// DefaultUserID is the id of the default customer's admin user.
-	DefaultUserID = accounts.DefaultUserID
+	DefaultUserID int64 = 1
 	// DefaultClientID, DefaultClientSecret, DefaultAPIKey and DefaultAPISecret
 	// are the credentials of the default admin user.
-	DefaultClientID     = accounts.DefaultClientID
-	DefaultClientSecret = accounts.DefaultClientSecret
-	DefaultAPIKey       = accounts.DefaultAPIKey
-	DefaultAPISecret    = accounts.DefaultAPISecret
+	DefaultClientID     = "mock-client-id"
+	DefaultClientSecret = "mock-client-secret"
+	DefaultAPIKey       = "mock-api-key"
+	DefaultAPISecret    = "mock-api-secret"
 )
+
+// defaultAdmin is the default customer's admin user.
+var defaultAdmin = accounts.User{ID: DefaultUserID, CustomerID: DefaultCustomerID, Name: "Mock Admin",
+	Email: "admin@example.test", Admin: true, Creds: auth.Credentials{ClientID: DefaultClientID,
+		ClientSecret: DefaultClientSecret, APIKey: DefaultAPIKey, APISecret: DefaultAPISecret}}
 
 // user is an API user of a customer (package accounts owns them).
 type user = accounts.User

@@ -83,7 +83,7 @@ func (s *Server) onReset(fn func()) { s.resetHooks = append(s.resetHooks, fn) }
 
 // initAccounts sets up users, tokens and the token endpoint.
 func (s *Server) initAccounts() {
-	s.accounts = accounts.New(accounts.Config{Clock: s.clock, MaxBodyBytes: s.cfg.maxBodyBytes})
+	s.accounts = accounts.New(accounts.Config{Clock: s.clock, MaxBodyBytes: s.cfg.maxBodyBytes, Admin: defaultAdmin})
 	s.onReset(s.accounts.Reset)
 }
 

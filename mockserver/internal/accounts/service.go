@@ -12,6 +12,10 @@ type Config struct {
 	Clock *clock.Clock
 	// MaxBodyBytes bounds a token request.
 	MaxBodyBytes int64
+	// Admin is the default customer's admin user, whom the service starts
+	// with and returns to on Reset; a user added without a customer joins
+	// Admin's.
+	Admin User
 }
 
 // Service holds the users and the tokens. Its methods are safe for
@@ -24,7 +28,7 @@ type Service struct {
 
 // New answers a service with the default customer and its admin user.
 func New(cfg Config) *Service {
-	return &Service{cfg: cfg, users: newStore(), tokens: newTokenStore()}
+	return &Service{cfg: cfg, users: newStore(cfg.Admin), tokens: newTokenStore()}
 }
 
 // Reset returns to the default customer and its admin user, and forgets

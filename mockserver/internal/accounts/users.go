@@ -14,20 +14,6 @@ import (
 	"github.com/signkit/signkit-go/auth"
 )
 
-// The default account every server starts with (and returns to on reset).
-const (
-	// DefaultCustomerID is the id of the default customer.
-	DefaultCustomerID int64 = 1
-	// DefaultUserID is the id of the default customer's admin user.
-	DefaultUserID int64 = 1
-	// DefaultClientID, DefaultClientSecret, DefaultAPIKey and DefaultAPISecret
-	// are the credentials of the default admin user.
-	DefaultClientID     = "mock-client-id"
-	DefaultClientSecret = "mock-client-secret"
-	DefaultAPIKey       = "mock-api-key"
-	DefaultAPISecret    = "mock-api-secret"
-)
-
 // User is an API user of a customer, with its own OAuth client and API key.
 type User struct {
 	ID         int64
@@ -53,6 +39,7 @@ type Spec struct {
 
 // store holds customers and users.
 type store struct {
+	admin        User // the default customer's admin user, restored by reset
 	mu           sync.RWMutex
 	users        map[int64]*User
 	customers    map[int64]bool
@@ -60,8 +47,8 @@ type store struct {
 	nextCustomer int64
 }
 
-func newStore() *store {
-	a := &store{}
+func newStore(admin User) *store {
+	a := &store{admin: admin}
 	a.reset()
 	return a
 }
@@ -70,13 +57,10 @@ func newStore() *store {
 func (a *store) reset() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.users = map[int64]*User{DefaultUserID: {
-		ID: DefaultUserID, CustomerID: DefaultCustomerID, Name: "Mock Admin", Email: "admin@example.test", Admin: true,
-		Creds: auth.Credentials{ClientID: DefaultClientID, ClientSecret: DefaultClientSecret,
-			APIKey: DefaultAPIKey, APISecret: DefaultAPISecret},
-	}}
-	a.customers = map[int64]bool{DefaultCustomerID: true}
-	a.nextUser, a.nextCustomer = DefaultUserID+1, DefaultCustomerID+1
+	admin := a.admin
+	a.users = map[int64]*User{admin.ID: &admin}
+	a.customers = map[int64]bool{admin.CustomerID: true}
+	a.nextUser, a.nextCustomer = admin.ID+1, admin.CustomerID+1
 }
 
 // add creates a user with fresh random credentials.
@@ -95,7 +79,7 @@ func (a *store) add(spec Spec) (*User, error) {
 	defer a.mu.Unlock()
 	cust := spec.CustomerID
 	if cust == 0 {
-		cust = DefaultCustomerID
+		cust = a.admin.CustomerID
 	}
 	if !spec.NewCustomer && !a.customers[cust] {
 		p.Add("customerId", "no customer %d", cust)
