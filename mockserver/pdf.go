@@ -125,7 +125,7 @@ func (s *Server) signDocument(cf *caseFile, d *document, signers []signedBy, at 
 		return "", err
 	}
 	defer orig.Close()
-	out, err := s.sign.uploads.create("signed-*.pdf")
+	out, err := s.tmp.Create("signed-*.pdf")
 	if err != nil {
 		return "", err
 	}

@@ -2,12 +2,12 @@ package mockserver
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/send"
 )
 
 // fakeWall is a wall clock a test moves by hand.
@@ -47,12 +47,10 @@ func TestQueueStatusRateLimit(t *testing.T) {
 	t.Parallel()
 	s, tok, file := sndServer(t)
 	wall := &fakeWall{t: time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)}
-	s.sign.polls.mu.Lock()
-	s.sign.polls.now = wall.now
-	s.sign.polls.mu.Unlock()
+	s.send.SetWallClock(wall.now)
 	_, _, a := sndCreate(t, s, tok, sndData(t, cfTitled("A", nil)), file)
 	_, _, b := sndCreate(t, s, tok, sndData(t, cfTitled("B", nil)), file)
-	for i := range queueStatusLimit {
+	for i := range send.StatusLimit {
 		if st, _, body := sndStatusRaw(t, s, a.UUID, a.PayloadHash); st != 200 {
 			t.Fatalf("check %d: %d %s", i+1, st, body)
 		}
@@ -83,46 +81,14 @@ func TestQueueStatusRateLimit(t *testing.T) {
 	if st, _, _ := sndStatusRaw(t, s, a.UUID, a.PayloadHash); st != http.StatusTooManyRequests {
 		t.Fatalf("the window holds 20 again: %d", st)
 	}
-	for i := range queueStatusLimit + 1 {
+	for i := range send.StatusLimit + 1 {
 		st, _, _ := sndStatusRaw(t, s, "00000000-0000-4000-8000-000000000000", "ab")
-		if want := map[bool]int{true: 429, false: 404}[i == queueStatusLimit]; st != want {
+		if want := map[bool]int{true: 429, false: 404}[i == send.StatusLimit]; st != want {
 			t.Fatalf("unknown pair, check %d: %d, want %d", i+1, st, want)
 		}
 	}
 	s.Reset()
 	if st, _, _ := sndStatusRaw(t, s, a.UUID, a.PayloadHash); st != http.StatusNotFound {
 		t.Fatalf("after reset: %d, want 404 (the limit is forgotten with the job)", st)
-	}
-}
-
-func TestRateLimiterStaysBounded(t *testing.T) {
-	t.Parallel()
-	wall := &fakeWall{t: time.Unix(0, 0)}
-	l := newRateLimiter(2, time.Minute, wall.now)
-	for i := range maxLimitKeys {
-		if ok, _ := l.allow(strconv.Itoa(i)); !ok {
-			t.Fatalf("key %d refused", i)
-		}
-	}
-	if ok, _ := l.allow("0"); !ok {
-		t.Fatal("the second event of a key is refused")
-	}
-	if ok, wait := l.allow("0"); ok || wait != time.Minute {
-		t.Fatalf("the third event: %v, wait %v; want refused for a minute", ok, wait)
-	}
-	wall.add(time.Minute)
-	if ok, _ := l.allow("new"); !ok || len(l.hits) > maxLimitKeys {
-		t.Fatalf("a new key past the bound: %v with %d keys", ok, len(l.hits))
-	}
-	if n := len(l.hits); n != 1 {
-		t.Fatalf("%d keys after pruning, want only the new one (the others left the window)", n)
-	}
-	wall.add(-time.Minute + time.Second) // every key in its window: pruning drops arbitrary ones
-	l2 := newRateLimiter(1, time.Minute, wall.now)
-	for i := range maxLimitKeys + 1 {
-		l2.allow(fmt.Sprint(i))
-	}
-	if n := len(l2.hits); n > maxLimitKeys || n < maxLimitKeys/2 {
-		t.Fatalf("%d keys, want at most %d", n, maxLimitKeys)
 	}
 }

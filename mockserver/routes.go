@@ -40,8 +40,8 @@ func (s *Server) routes() http.Handler {
 	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files/{fileId}", s.handleDownloadFile)
 
 	// Send service, {Send} = /send: simple case file creation and its queue.
-	route(svcSend, "POST /send"+sendCreatePath, s.handleSendCreate)
-	open(svcSend, "POST /send/api/v1/queue/public/status", s.handleQueueStatus)
+	route(svcSend, "POST /send"+sendCreatePath, s.send.HandleCreate)
+	open(svcSend, "POST /send/api/v1/queue/public/status", s.send.HandleStatus)
 
 	// Signing service, {Sign} = "": case files and documents.
 	route(svcSign, "GET /api/v1/casefiles", s.handleListCaseFiles)

@@ -105,6 +105,22 @@ func sndCreate(t testing.TB, s *Server, tok string, parts ...sndPart) (int, []by
 	return st, b, j
 }
 
+// The states of a job in the queue status answer (docs/platform.md,
+// "Queue status").
+const (
+	jobPending   = "pending"
+	jobCompleted = "completed"
+	jobDuplicate = "aborted_duplicated"
+)
+
+// signingLinkJSON is a signing link of the queue status answer.
+type signingLinkJSON struct {
+	Name        string `json:"name"`
+	Role        string `json:"role"`
+	Email       string `json:"email"`
+	SigningLink string `json:"signingLink"`
+}
+
 // sndStatusAnswer is the queue status answer.
 type sndStatusAnswer struct {
 	UUID        string          `json:"uuid"`
@@ -246,9 +262,7 @@ func sndCaseCount(s *Server) int {
 // directory.
 func sndTempFiles(t testing.TB, s *Server) []string {
 	t.Helper()
-	s.sign.uploads.mu.Lock()
-	root := s.sign.uploads.root
-	s.sign.uploads.mu.Unlock()
+	root := s.tmp.Root()
 	if root == "" {
 		return nil
 	}

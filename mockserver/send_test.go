@@ -158,7 +158,7 @@ func TestSendValidation(t *testing.T) {
 				t.Fatalf("no detail %s: %q in %+v", tc.field, tc.msg, e.Details)
 			}
 			s.Advance(time.Hour)
-			if n, c, f := s.sign.jobs.count(), sndCaseCount(s), sndTempFiles(t, s); n != 0 || c != 0 || len(f) != 0 {
+			if n, c, f := s.send.Count(), sndCaseCount(s), sndTempFiles(t, s); n != 0 || c != 0 || len(f) != 0 {
 				t.Fatalf("after a 422: %d jobs, %d case files, files %q; want none", n, c, f)
 			}
 		})
@@ -275,7 +275,7 @@ func TestSendNeedsTokenAndLimit(t *testing.T) {
 			t.Fatalf("over the limit (chunked %v): %d %s", chunked, st, b)
 		}
 	}
-	if n, f := s.sign.jobs.count(), sndTempFiles(t, s); n != 0 || len(f) != 0 {
+	if n, f := s.send.Count(), sndTempFiles(t, s); n != 0 || len(f) != 0 {
 		t.Fatalf("after 413: %d jobs, files %q", n, f)
 	}
 	req, _ := http.NewRequest("POST", s.URL()+"/send"+sendCreatePath, strings.NewReader(`{"caseFile":{}}`))
@@ -290,7 +290,7 @@ func TestSendNeedsTokenAndLimit(t *testing.T) {
 	if st, _ := do(t, s, req, nil); st != http.StatusBadRequest {
 		t.Fatalf("multipart without a boundary: %d, want 400", st)
 	}
-	if n := s.sign.jobs.count(); n != 0 {
+	if n := s.send.Count(); n != 0 {
 		t.Fatalf("after refused bodies: %d jobs", n)
 	}
 }
@@ -303,14 +303,12 @@ func TestTempDirRemovedOnResetAndClose(t *testing.T) {
 		t.Fatalf("files after a job: %q", f)
 	}
 	s.Reset()
-	if f := sndTempFiles(t, s); len(f) != 0 || sndCaseCount(s) != 0 || s.sign.jobs.count() != 0 || len(s.sign.events.since(0, 0)) != 0 {
+	if f := sndTempFiles(t, s); len(f) != 0 || sndCaseCount(s) != 0 || s.send.Count() != 0 || len(s.sign.events.since(0, 0)) != 0 {
 		t.Fatalf("after reset: files %q", f)
 	}
 	tok = login(t, s, s.DefaultCredentials())
 	sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
-	s.sign.uploads.mu.Lock()
-	root := s.sign.uploads.root
-	s.sign.uploads.mu.Unlock()
+	root := s.tmp.Root()
 	s.Close()
 	if _, err := os.Stat(root); err == nil {
 		t.Fatalf("%s still exists after Close", root)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
+	"github.com/signkit/signkit-go/mockserver/internal/send"
+	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
 	"github.com/signkit/signkit-go/mockserver/internal/webhook"
 
 	"github.com/signkit/signkit-go"
@@ -36,6 +38,8 @@ type Server struct {
 	faults   *faultStore        // injected faults (faults.go)
 	pages    *template.Template // public pages, parsed once per server
 	quotas   *quotas            // per-account storage limits (limits.go)
+	send     *send.Service      // Send jobs and the queue status check (internal/send)
+	tmp      *tmpdir.Dir        // uploaded files and signed PDFs
 
 	resetHooks []func() // run by Reset, in registration order
 
@@ -65,11 +69,13 @@ func New(opts ...Option) *Server {
 // routes.go.
 func (s *Server) initDomains() {
 	s.quotas = newQuotas(s.cfg.limits.resolve())
+	s.tmp = &tmpdir.Dir{}
 	s.onReset(s.quotas.reset)
 	s.initAccounts()
 	s.initForms()
 	s.initCaseFiles()
 	s.initSigning()
+	s.initSend()     // after initSigning: its jobs create case files there
 	s.initWebhooks() // after initSigning: it listens to the event log
 	s.initPublicPages()
 	if s.cfg.control {

@@ -83,14 +83,11 @@ func signerStatusName(st int) string {
 // file store's lock for the writes), so each case file's events are in the
 // log in the order of its changes.
 type signingState struct {
-	mu      sync.Mutex
-	links   map[string]linkRef // signing link token → case file and signer
-	events  *eventLog
-	outbox  *outbox
-	jobs    *jobStore
-	polls   *rateLimiter // queue status checks per job, on the wall clock
-	uploads *tempDir
-	page    *template.Template // the signing page
+	mu     sync.Mutex
+	links  map[string]linkRef // signing link token → case file and signer
+	events *eventLog
+	outbox *outbox
+	page   *template.Template // the signing page
 }
 
 // linkRef locates the signer of a signing link.
@@ -100,7 +97,7 @@ type linkRef struct{ caseFileID, signerID int64 }
 // service, the signing pages, the simulation and its control API.
 func (s *Server) initSigning() {
 	s.sign = &signingState{links: map[string]linkRef{}, events: newEventLog(), outbox: newOutbox(),
-		jobs: newJobStore(), polls: newRateLimiter(queueStatusLimit, time.Minute, time.Now), uploads: &tempDir{},
+
 		page: template.Must(template.New("sign").Parse(signingPageHTML))}
 	s.cases.onAdd = s.activate
 	s.onReset(s.resetSigning)
@@ -114,13 +111,11 @@ func (s *Server) resetSigning() {
 	s.sign.mu.Unlock()
 	s.sign.events.reset()
 	s.sign.outbox.Reset()
-	s.sign.jobs.reset()
-	s.sign.polls.reset()
-	s.sign.uploads.removeAll()
+	s.tmp.RemoveAll()
 }
 
 // closeSigning removes the temporary directory; Close calls it.
-func (s *Server) closeSigning() { s.sign.uploads.removeAll() }
+func (s *Server) closeSigning() { s.tmp.RemoveAll() }
 
 // signingPageURL is the signing link of a signer.
 func signingPageURL(base, token string) string { return base + "/public/sign/" + token }

@@ -30,7 +30,7 @@ func (s *Server) Stats() Stats {
 	s.cases.mu.RLock()
 	st.CaseFiles = len(s.cases.files)
 	s.cases.mu.RUnlock()
-	st.Jobs = s.sign.jobs.count()
+	st.Jobs = s.send.Count()
 	st.Subscriptions = s.webhooks.Count()
 	return st
 }

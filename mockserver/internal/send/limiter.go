@@ -1,4 +1,4 @@
-package mockserver
+package send
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-package mockserver
+package send
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// sendSigner is a signer of the data part, with every field the vendor
+// Signer is a signer of the data part, with every field the vendor
 // documents (docs/platform.md, "Send": signer fields).
-type sendSigner struct {
+type Signer struct {
 	Name                   string   `json:"name"`
 	Email                  string   `json:"email"`
 	Role                   string   `json:"role"`
@@ -40,8 +40,8 @@ type sendSigner struct {
 	Language               string   `json:"language"`
 	SuccessURL             *string  `json:"successUrl"`
 	FailURL                *string  `json:"failUrl"`
-	ActiveAt               flexTime `json:"activeAt"`
-	ExpireAt               flexTime `json:"expireAt"`
+	ActiveAt               FlexTime `json:"activeAt"`
+	ExpireAt               FlexTime `json:"expireAt"`
 	StoreAsContact         *bool    `json:"storeAsContact"`
 	EmailFormat            string   `json:"emailFormat"`
 	EnableInsecureSigning  bool     `json:"enableInsecureSigning"`
@@ -70,7 +70,7 @@ const (
 	minURL  = 5
 )
 
-func checkSigners(p *wire.Problems, signers []sendSigner) {
+func checkSigners(p *wire.Problems, signers []Signer) {
 	if len(signers) == 0 {
 		p.Add("caseFile.signers", "at least one signer is required")
 	}
@@ -80,7 +80,7 @@ func checkSigners(p *wire.Problems, signers []sendSigner) {
 }
 
 // checkSigner checks one signer against the vendor's constraints.
-func checkSigner(p *wire.Problems, path string, sg *sendSigner) {
+func checkSigner(p *wire.Problems, path string, sg *Signer) {
 	if strings.TrimSpace(sg.Name) == "" {
 		p.Add(path+".name", "is required")
 	}
@@ -184,19 +184,23 @@ func jsonKind(t reflect.Type) string {
 	return "of another type"
 }
 
-// flexTime is a time of the data part: integer unix seconds, as the vendor
+// FlexTime is a time of the data part: integer unix seconds, as the vendor
 // documents, or an RFC 3339 string, which the mock also takes
 // (docs/platform.md, "Send"). Decoding never fails, so that every field
 // gets its own problem: check reports a malformed value.
-type flexTime struct {
+type FlexTime struct {
 	t   time.Time
 	bad bool
 }
 
 // UnmarshalJSON reads null, an integer or an RFC 3339 string.
-func (f *flexTime) UnmarshalJSON(b []byte) error {
+// Value answers the time, zero when the field was absent or null.
+func (f FlexTime) Value() time.Time { return f.t }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *FlexTime) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
-	*f = flexTime{}
+	*f = FlexTime{}
 	switch {
 	case string(b) == "null":
 	case len(b) > 0 && b[0] == '"':
@@ -217,7 +221,7 @@ func (f *flexTime) UnmarshalJSON(b []byte) error {
 }
 
 // check reports a malformed time.
-func (f flexTime) check(p *wire.Problems, field string) {
+func (f FlexTime) check(p *wire.Problems, field string) {
 	if f.bad {
 		p.Add(field, "must be a time: integer unix seconds or an RFC 3339 string")
 	}

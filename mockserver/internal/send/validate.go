@@ -1,4 +1,4 @@
-package mockserver
+package send
 
 import (
 	"bytes"
@@ -16,39 +16,39 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// sendDefinition is the data part of a Send create request.
-type sendDefinition struct {
-	CaseFile *sendCaseFile `json:"caseFile"`
+// definition is the data part of a Send create request.
+type definition struct {
+	CaseFile *CaseFile `json:"caseFile"`
 }
 
-// sendCaseFile is the caseFile object of the data part, with every field
+// CaseFile is the caseFile object of the data part, with every field
 // the vendor documents (docs/platform.md, "Send": caseFile fields).
-type sendCaseFile struct {
-	Title                     string         `json:"title"`
-	Signers                   []sendSigner   `json:"signers"`
-	Documents                 []sendDocument `json:"documents"`
-	Language                  string         `json:"language"`
-	MetaData                  string         `json:"metaData"`
-	Reference                 string         `json:"reference"`
-	FolderID                  *int64         `json:"folderId"`
-	SendAt                    flexTime       `json:"sendAt"`
-	ExpireAt                  flexTime       `json:"expireAt"`
-	SensitiveData             bool           `json:"sensitiveData"`
-	SignOnMeeting             bool           `json:"signOnMeeting"`
-	VisibilityMode            *int           `json:"visibilityMode"`
-	DisableNotificationsOwner bool           `json:"disableNotificationsOwner"`
-	DisableEmailAttachments   bool           `json:"disableEmailAttachments"`
-	CCRecipients              []sendCC       `json:"ccRecipients"`
+type CaseFile struct {
+	Title                     string     `json:"title"`
+	Signers                   []Signer   `json:"signers"`
+	Documents                 []Document `json:"documents"`
+	Language                  string     `json:"language"`
+	MetaData                  string     `json:"metaData"`
+	Reference                 string     `json:"reference"`
+	FolderID                  *int64     `json:"folderId"`
+	SendAt                    FlexTime   `json:"sendAt"`
+	ExpireAt                  FlexTime   `json:"expireAt"`
+	SensitiveData             bool       `json:"sensitiveData"`
+	SignOnMeeting             bool       `json:"signOnMeeting"`
+	VisibilityMode            *int       `json:"visibilityMode"`
+	DisableNotificationsOwner bool       `json:"disableNotificationsOwner"`
+	DisableEmailAttachments   bool       `json:"disableEmailAttachments"`
+	CCRecipients              []CC       `json:"ccRecipients"`
 }
 
-// sendCC is a CC recipient of the data part.
-type sendCC struct {
+// CC is a CC recipient of the data part.
+type CC struct {
 	Name           string `json:"name"`
 	Email          string `json:"email"`
 	StoreAsContact *bool  `json:"storeAsContact"`
 }
 
-type sendDocument struct {
+type Document struct {
 	Name          string   `json:"name"`
 	Title         string   `json:"title"`
 	Roles         []string `json:"roles"`
@@ -57,8 +57,8 @@ type sendDocument struct {
 	MetaData      string   `json:"metaData"`
 }
 
-// signable is the document's signable flag, true by default.
-func (d *sendDocument) signable() bool { return d.Signable == nil || *d.Signable }
+// IsSignable is the document's signable flag, true by default.
+func (d *Document) IsSignable() bool { return d.Signable == nil || *d.Signable }
 
 // msgBase64 refuses documents sent inside the JSON.
 const msgBase64 = "Base64-encoded PDFs in the JSON are not accepted: upload each document as a binary part of the files element and name it in documents[].name"
@@ -68,7 +68,7 @@ const maxTitle = 1024
 
 // validateSend checks a Send upload and answers its definition, or one
 // problem per rule broken (docs/platform.md, "Send": caseFile fields).
-func validateSend(up *sendUpload, now time.Time) (*sendCaseFile, wire.Problems) {
+func validate(up *upload, now time.Time) (*CaseFile, wire.Problems) {
 	var p wire.Problems
 	for _, name := range up.unknown {
 		p.Add(name, "unknown form element: send the definition as data and the documents as files")
@@ -80,7 +80,7 @@ func validateSend(up *sendUpload, now time.Time) (*sendCaseFile, wire.Problems) 
 	if up.dataParts > 1 {
 		p.Add("data", "must be sent once, not %d times", up.dataParts)
 	}
-	var def sendDefinition
+	var def definition
 	if err := json.Unmarshal(up.data, &def); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
@@ -103,7 +103,7 @@ func validateSend(up *sendUpload, now time.Time) (*sendCaseFile, wire.Problems) 
 }
 
 // checkCaseFile checks the case file's own fields.
-func checkCaseFile(p *wire.Problems, cf *sendCaseFile, now time.Time) {
+func checkCaseFile(p *wire.Problems, cf *CaseFile, now time.Time) {
 	checkTitle(p, "caseFile.title", cf.Title)
 	checkLanguage(p, "caseFile.language", cf.Language)
 	if cf.FolderID != nil && *cf.FolderID < 1 {
@@ -149,7 +149,7 @@ func checkTitle(p *wire.Problems, field, title string) {
 // roles: each document names exactly one file, each file is named by one
 // document and is a PDF, each role is some signer's, and at least one
 // document is signable.
-func checkDocuments(p *wire.Problems, cf *sendCaseFile, files []uploadedFile) {
+func checkDocuments(p *wire.Problems, cf *CaseFile, files []File) {
 	if len(cf.Documents) == 0 {
 		p.Add("caseFile.documents", "at least one document is required")
 	}
@@ -167,7 +167,7 @@ func checkDocuments(p *wire.Problems, cf *sendCaseFile, files []uploadedFile) {
 	signable := false
 	for i, d := range cf.Documents {
 		path := fmt.Sprintf("caseFile.documents[%d]", i)
-		signable = signable || d.signable()
+		signable = signable || d.IsSignable()
 		switch n := len(byName[d.Name]); {
 		case d.Name == "":
 			p.Add(path+".name", "is required: the name of an uploaded file")

@@ -1,0 +1,108 @@
+// Package send is the mock's Send service: simple case file creation in
+// one multipart request (streamed to disk, validated, queued as a job that
+// runs after a delay of mock time) and the queue status check. The mock
+// server wires it to the signing store, which creates the case file of a
+// job, through Config.
+package send
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/clock"
+	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
+)
+
+// Caller is who makes a request, as the server authenticated them.
+type Caller struct {
+	UserID, CustomerID int64
+}
+
+// Config connects the service to the rest of the server.
+type Config struct {
+	// Clock dates jobs and runs them JobDelay after their acceptance.
+	Clock    *clock.Clock
+	JobDelay time.Duration
+	// MaxUploadBytes bounds a create request; MaxBodyBytes a status check.
+	MaxUploadBytes, MaxBodyBytes int64
+	// Temp holds the uploaded files.
+	Temp *tmpdir.Dir
+	// CallerOf answers who made an authenticated request.
+	CallerOf func(*http.Request) Caller
+	// TakePlaces reserves a job and a case file for a customer, or answers
+	// the server's limit error; GiveCaseFile frees the case file place of a
+	// job that created none.
+	TakePlaces   func(customerID int64) error
+	GiveCaseFile func(customerID int64)
+	// Create makes the case file of a job and answers its id.
+	Create func(*Job) (int64, error)
+	// Links answers the signing links of a case file, for a request to the
+	// server.
+	Links func(caseFileID int64, r *http.Request) []Link
+}
+
+// Service holds the jobs. Its methods are safe for concurrent use.
+type Service struct {
+	cfg   Config
+	jobs  *jobStore
+	polls *rateLimiter // queue status checks per job, on the wall clock
+}
+
+// New answers a service with no jobs.
+func New(cfg Config) *Service {
+	return &Service{cfg: cfg, jobs: newJobStore(), polls: newRateLimiter(StatusLimit, time.Minute, time.Now)}
+}
+
+// Reset forgets every job and status check (the server removes the
+// uploaded files with its temporary directory).
+func (svc *Service) Reset() {
+	svc.jobs.reset()
+	svc.polls.reset()
+}
+
+// SetWallClock sets the wall clock that the status check's rate limit
+// counts on (default time.Now), for tests.
+func (svc *Service) SetWallClock(now func() time.Time) {
+	svc.polls.mu.Lock()
+	defer svc.polls.mu.Unlock()
+	svc.polls.now = now
+}
+
+// Count answers how many jobs there are.
+func (svc *Service) Count() int { return svc.jobs.count() }
+
+// HandleCreate is POST {Send}/api/v1/casefiles/20251022/create: it
+// streams the upload to disk, validates it (422, nothing kept), queues a
+// job that runs after the job delay, and answers 200 (as the vendor's
+// collection asserts; docs/platform.md, "Send") with the job's uuid and
+// payloadHash, both at the top level and in jobs[0]. A duplicate payload is
+// accepted the same way; its job ends aborted_duplicated (queue.go).
+func (svc *Service) HandleCreate(w http.ResponseWriter, r *http.Request) error {
+	u := svc.cfg.CallerOf(r)
+	limit := svc.cfg.MaxUploadBytes
+	if r.ContentLength > limit {
+		return wire.TooLarge(limit)
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	up, err := svc.readUpload(r)
+	if err != nil {
+		return err
+	}
+	def, p := validate(up, svc.cfg.Clock.Now())
+	if err := p.Err(); err != nil {
+		up.remove()
+		return err
+	}
+	if err := svc.cfg.TakePlaces(u.CustomerID); err != nil {
+		up.remove()
+		return err
+	}
+	j := svc.queue(u.UserID, u.CustomerID, def, up)
+	created := j.CreatedAt.UTC()
+	wire.WriteJSON(w, http.StatusOK, map[string]any{
+		"uuid": j.UUID, "payloadHash": j.PayloadHash, "status": "handled", "message": "Job created",
+		"jobs": []map[string]any{{"uuid": j.UUID, "payloadHash": j.PayloadHash, "createdAt": created}},
+	})
+	return nil
+}
