@@ -91,8 +91,7 @@ func BenchmarkSubmissionMemory(b *testing.B) {
 	// The activation of each case file adds events to the event log and a
 	// request email to the outbox: bounded journals (maxEvents, maxEmails),
 	// not the stored submission. Measure them apart.
-	s.sign.events.reset()
-	s.sign.outbox.Reset()
+	s.signing.ResetLogs()
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	stored := int64(after.HeapAlloc) - int64(before.HeapAlloc)

@@ -85,9 +85,9 @@ func TestListCaseFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	created := func(id int64) int64 {
-		s.cases.mu.RLock()
-		defer s.cases.mu.RUnlock()
-		return s.cases.files[id].Created.Unix()
+		var unix int64
+		s.signing.Inspect(id, func(cf *caseFile) { unix = cf.Created.Unix() })
+		return unix
 	}
 	tests := []struct {
 		who, tok, query string

@@ -334,11 +334,11 @@ func TestEventsOfOtherUsersCaseFilesAreDelivered(t *testing.T) {
 
 	mine := &caseFile{Title: "colleague's", UserID: colleague.UserID, CustomerID: colleague.CustomerID, Status: 5}
 	theirs := &caseFile{Title: "another customer's", UserID: stranger.UserID, CustomerID: stranger.CustomerID, Status: 5}
-	s.cases.add(mine)
-	s.cases.add(theirs)
-	s.emitCaseFile(mine, "sign.casefile.completed")
-	s.emitCaseFile(theirs, "sign.casefile.completed")
-	s.emitCaseFile(mine, "sign.casefile.rejected") // not subscribed
+	s.signing.Add(mine)
+	s.signing.Add(theirs)
+	s.signing.EmitCaseFile(mine, "sign.casefile.completed")
+	s.signing.EmitCaseFile(theirs, "sign.casefile.completed")
+	s.signing.EmitCaseFile(mine, "sign.casefile.rejected") // not subscribed
 	s.Advance(0)
 
 	reqs := rc.requests()

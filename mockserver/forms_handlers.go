@@ -63,7 +63,7 @@ func (s *Server) handleCreateForm(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	view, err := s.forms.create(def, userFrom(r), s.Now(), publish, baseURLOf(r))
+	view, err := s.forms.create(def, userFrom(r), s.Now(), publish, wire.BaseURL(r))
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (s *Server) handleGetForm(w http.ResponseWriter, r *http.Request) error {
 	fm, err := s.forms.get(r.PathValue("externalId"), userFrom(r))
 	var view formJSON
 	if err == nil {
-		view = fm.view(baseURLOf(r))
+		view = fm.view(wire.BaseURL(r))
 	}
 	s.forms.mu.Unlock()
 	if err != nil {
@@ -95,7 +95,7 @@ func (s *Server) handleUpdateForm(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	view, err := s.forms.update(r.PathValue("externalId"), userFrom(r), def, publish, baseURLOf(r))
+	view, err := s.forms.update(r.PathValue("externalId"), userFrom(r), def, publish, wire.BaseURL(r))
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (s *Server) handleUpdateForm(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) handlePublishForm(w http.ResponseWriter, r *http.Request) error {
-	view, err := s.forms.publish(r.PathValue("externalId"), userFrom(r), baseURLOf(r))
+	view, err := s.forms.publish(r.PathValue("externalId"), userFrom(r), wire.BaseURL(r))
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (s *Server) handlePublishForm(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleArchiveForm(w http.ResponseWriter, r *http.Request) error {
-	view, err := s.forms.archive(r.PathValue("externalId"), userFrom(r), baseURLOf(r))
+	view, err := s.forms.archive(r.PathValue("externalId"), userFrom(r), wire.BaseURL(r))
 	if err != nil {
 		return err
 	}

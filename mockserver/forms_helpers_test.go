@@ -103,9 +103,7 @@ func (s *Server) formCount() int {
 }
 
 func (s *Server) caseFileCount() int {
-	s.cases.mu.RLock()
-	defer s.cases.mu.RUnlock()
-	return len(s.cases.files)
+	return s.signing.Count()
 }
 
 // validAnswers is a complete submission of sampleForm with a company.

@@ -127,7 +127,7 @@ func TestMultiEntrySubmissions(t *testing.T) {
 			t.Errorf("%s: stored employers %v phones %v, want %v %v", tc.name, jobs, ans.Sections[0].Answers[2].Values, tc.jobs, tc.phones)
 		}
 		if tc.files != nil {
-			cf, _ := s.cases.access(s.forms.forms[f.ExternalID].subs[subs].caseFileID, s.accounts.ByID(DefaultUserID))
+			cf, _ := s.signing.Access(s.forms.forms[f.ExternalID].subs[subs].caseFileID, s.accounts.ByID(DefaultUserID))
 			if len(cf.Attachments) != len(tc.files) {
 				t.Errorf("%s: %d attachments, want %d", tc.name, len(cf.Attachments), len(tc.files))
 			}
@@ -165,7 +165,7 @@ func TestMultiEntryAnswersWire(t *testing.T) {
 	if strings.TrimSpace(string(b)) != want {
 		t.Errorf("answers:\n%s\nwant\n%s", b, want)
 	}
-	cf, err := s.cases.access(out.CaseFileID, s.accounts.ByID(DefaultUserID))
+	cf, err := s.signing.Access(out.CaseFileID, s.accounts.ByID(DefaultUserID))
 	if err != nil || cf.Title != "Job Application - Ann Smith" {
 		t.Errorf("case file: %v %+v", err, cf)
 	}

@@ -24,10 +24,10 @@ func BenchmarkSubmissionJournaled(b *testing.B) {
 		sub := &subject{s: s, id: activeForm(b, s, tok, sampleForm()).ExternalID}
 		if fill {
 			for range maxEvents {
-				s.sign.events.emit(DefaultCustomerID, 1, "sign.casefile.completed", s.Now(), caseFileRef{ID: 1, Status: 5})
+				s.signing.Emit(DefaultCustomerID, 1, "sign.casefile.completed", s.Now(), caseFileRef{ID: 1, Status: 5})
 			}
 			for range maxEmails {
-				s.sendEmail("a@example.com", "subject", "text", "")
+				s.signing.SendEmail("a@example.com", "subject", "text", "")
 			}
 		}
 		return sub

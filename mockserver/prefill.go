@@ -56,7 +56,7 @@ func (s *Server) storeRequest(w http.ResponseWriter, r *http.Request, build func
 	if err != nil {
 		return err
 	}
-	wire.WriteJSON(w, http.StatusOK, map[string]string{"requestUrl": requestURL(baseURLOf(r), id, pf.id), "requestId": pf.id})
+	wire.WriteJSON(w, http.StatusOK, map[string]string{"requestUrl": requestURL(wire.BaseURL(r), id, pf.id), "requestId": pf.id})
 	return nil
 }
 

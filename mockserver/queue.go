@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/mockserver/internal/send"
+	"github.com/signkit/signkit-go/mockserver/internal/signing"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // initSend sets up the Send service, wired to the signing store: a job's
@@ -25,19 +27,21 @@ func (s *Server) initSend() {
 			if err != nil {
 				return 0, err
 			}
-			s.cases.add(cf)
+			s.signing.Add(cf)
 			return cf.ID, nil
 		},
-		Links: func(caseFileID int64, r *http.Request) []send.Link { return s.signingLinks(caseFileID, baseURLOf(r)) },
+		Links: func(caseFileID int64, r *http.Request) []send.Link {
+			return s.signingLinks(caseFileID, wire.BaseURL(r))
+		},
 	})
 	s.onReset(s.send.Reset)
 }
 
 // jobCaseFile turns a job's definition and files into a new case file;
 // documents keep the definition's order.
-func jobCaseFile(j *send.Job, now time.Time) (*caseFile, error) {
+func jobCaseFile(j *send.Job, now time.Time) (*signing.CaseFile, error) {
 	def := j.Def
-	cf := &caseFile{Title: def.Title, UserID: j.UserID, CustomerID: j.CustomerID, Created: now, Updated: now,
+	cf := &signing.CaseFile{Title: def.Title, UserID: j.UserID, CustomerID: j.CustomerID, Created: now, Updated: now,
 		ExpireAt: def.ExpireAt.Value(), SendAt: def.SendAt.Value(), Language: def.Language, Reference: def.Reference,
 		MetaData: def.MetaData, SensitiveData: def.SensitiveData, SignOnMeeting: def.SignOnMeeting,
 		DisableNotificationsOwner: def.DisableNotificationsOwner, DisableEmailAttachments: def.DisableEmailAttachments}
@@ -48,7 +52,7 @@ func jobCaseFile(j *send.Job, now time.Time) (*caseFile, error) {
 		cf.VisibilityMode = *def.VisibilityMode
 	}
 	for _, cc := range def.CCRecipients {
-		cf.CCRecipients = append(cf.CCRecipients, ccRecipient{Name: cc.Name, Email: cc.Email,
+		cf.CCRecipients = append(cf.CCRecipients, signing.CCRecipient{Name: cc.Name, Email: cc.Email,
 			StoreAsContact: cc.StoreAsContact == nil || *cc.StoreAsContact})
 	}
 	for i := range def.Signers {
@@ -62,8 +66,8 @@ func jobCaseFile(j *send.Job, now time.Time) (*caseFile, error) {
 			if _, err := os.Stat(f.Path); err != nil {
 				return nil, errGone(d.Name)
 			}
-			nd := &document{Title: d.Title, Signable: d.IsSignable(), Format: "pdf", Roles: d.Roles,
-				FileSize: f.Size, origPath: f.Path, DocumentOrder: i, MetaData: d.MetaData}
+			nd := &signing.Document{Title: d.Title, Signable: d.IsSignable(), Format: "pdf", Roles: d.Roles,
+				FileSize: f.Size, OrigPath: f.Path, DocumentOrder: i, MetaData: d.MetaData}
 			if d.DocumentOrder != nil {
 				nd.DocumentOrder = *d.DocumentOrder
 			}
@@ -74,14 +78,14 @@ func jobCaseFile(j *send.Job, now time.Time) (*caseFile, error) {
 }
 
 // jobSigner turns a signer of the definition into a case file's signer.
-func jobSigner(sg *send.Signer) *signer {
+func jobSigner(sg *send.Signer) *signing.Signer {
 	str := func(p *string) string {
 		if p == nil {
 			return ""
 		}
 		return *p
 	}
-	ns := &signer{Name: sg.Name, Email: sg.Email, Role: sg.Role, Texts: emailTexts{
+	ns := &signing.Signer{Name: sg.Name, Email: sg.Email, Role: sg.Role, Texts: signing.EmailTexts{
 		RequestSubject: str(sg.EmailSubject), RequestText: str(sg.EmailText),
 		ReminderSubject: str(sg.ReminderEmailSubject), ReminderText: str(sg.ReminderEmailText),
 		CompletedSubject: str(sg.CompletedEmailSubject), CompletedText: str(sg.CompletedEmailText)},
@@ -107,19 +111,9 @@ func (e errGone) Error() string { return "the uploaded file " + string(e) + " is
 
 // signingLinks answers one signing link per signer of a case file.
 func (s *Server) signingLinks(caseFileID int64, base string) []send.Link {
-	s.cases.mu.RLock()
-	defer s.cases.mu.RUnlock()
 	links := []send.Link{}
-	cf := s.cases.files[caseFileID]
-	if cf == nil {
-		return links
-	}
-	for _, sg := range cf.Signers {
-		link := ""
-		if sg.Token != "" {
-			link = signingPageURL(base, sg.Token)
-		}
-		links = append(links, send.Link{Name: sg.Name, Role: sg.Role, Email: sg.Email, SigningLink: link})
+	for _, l := range s.signing.SignerLinks(caseFileID, base) {
+		links = append(links, send.Link{Name: l.Name, Role: l.Role, Email: l.Email, SigningLink: l.URL})
 	}
 	return links
 }

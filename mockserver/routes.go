@@ -44,12 +44,12 @@ func (s *Server) routes() http.Handler {
 	open(svcSend, "POST /send/api/v1/queue/public/status", s.send.HandleStatus)
 
 	// Signing service, {Sign} = "": case files and documents.
-	route(svcSign, "GET /api/v1/casefiles", s.handleListCaseFiles)
-	route(svcSign, "GET /api/v1/casefiles/{casefileId}", s.handleGetCaseFile)
-	route(svcSign, "DELETE /api/v1/casefiles/{casefileId}", s.handleDeleteCaseFile)
-	route(svcSign, "GET /api/v3/casefiles/{casefileId}", s.handleGetCaseFile)
-	route(svcSign, "GET /api/v3/documents/{documentId}/content", s.handleDocumentContent)
-	route(svcSign, "GET /api/v1/documents/{documentId}/content", s.handleDocumentContent)
+	route(svcSign, "GET /api/v1/casefiles", s.signing.HandleListCaseFiles)
+	route(svcSign, "GET /api/v1/casefiles/{casefileId}", s.signing.HandleGetCaseFile)
+	route(svcSign, "DELETE /api/v1/casefiles/{casefileId}", s.signing.HandleDeleteCaseFile)
+	route(svcSign, "GET /api/v3/casefiles/{casefileId}", s.signing.HandleGetCaseFile)
+	route(svcSign, "GET /api/v3/documents/{documentId}/content", s.signing.HandleDocumentContent)
+	route(svcSign, "GET /api/v1/documents/{documentId}/content", s.signing.HandleDocumentContent)
 
 	// Webhook service, {Webhook} = /webhook: subscriptions.
 	route(svcWebhook, "POST /webhook/api/v1/subscriptions/test", s.webhooks.HandleTest)
@@ -64,9 +64,9 @@ func (s *Server) routes() http.Handler {
 	route(svcPublic, "POST /public/forms/{externalId}", s.handlePublicSubmit)
 	route(svcPublic, "GET /public/forms/{externalId}/requests/{requestId}", s.handlePublicPage)
 	route(svcPublic, "POST /public/forms/{externalId}/requests/{requestId}", s.handlePublicSubmit)
-	route(svcPublic, "GET /public/sign/{token}", s.handleSigningPage)
-	route(svcPublic, "POST /public/sign/{token}", s.handleSigningPost)
-	route(svcPublic, "GET /public/sign/{token}/documents/{documentId}", s.handleSigningDocument)
+	route(svcPublic, "GET /public/sign/{token}", s.signing.HandleSigningPage)
+	route(svcPublic, "POST /public/sign/{token}", s.signing.HandleSigningPost)
+	route(svcPublic, "GET /public/sign/{token}/documents/{documentId}", s.signing.HandleSigningDocument)
 
 	// Control API under /mock, no token; off with WithControlAPI(false).
 	if s.cfg.control {
@@ -78,12 +78,12 @@ func (s *Server) routes() http.Handler {
 		route(svcControl, "GET /mock/requests", s.ctlRequests)
 		route(svcControl, "GET /mock/stats", s.ctlStats)
 		route(svcControl, "POST /mock/reset", s.ctlReset)
-		route(svcControl, "POST /mock/casefiles/{casefileId}/signers/{signerId}/{action}", s.ctlSignerAction)
-		route(svcControl, "POST /mock/casefiles/{casefileId}/shared-folder", s.ctlSharedFolder)
-		route(svcControl, "POST /mock/casefiles/{casefileId}/expiry", s.ctlExpiry)
-		route(svcControl, "POST /mock/casefiles/{casefileId}/anonymize", s.ctlAnonymize)
-		route(svcControl, "GET /mock/emails", s.ctlEmails)
-		route(svcControl, "GET /mock/events", s.ctlEvents)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/signers/{signerId}/{action}", s.signing.CtlSignerAction)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/shared-folder", s.signing.CtlSharedFolder)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/expiry", s.signing.CtlExpiry)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/anonymize", s.signing.CtlAnonymize)
+		route(svcControl, "GET /mock/emails", s.signing.CtlEmails)
+		route(svcControl, "GET /mock/events", s.signing.CtlEvents)
 		route(svcControl, "GET /mock/deliveries", s.ctlDeliveries)
 		route(svcControl, "GET /mock/faults", s.ctlFaults)
 		route(svcControl, "POST /mock/faults", s.ctlAddFault)

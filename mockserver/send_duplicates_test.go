@@ -70,10 +70,10 @@ func TestDuplicatePayloads(t *testing.T) {
 			if n := sndCaseCount(s); n != accepted {
 				t.Errorf("%d case files, want %d", n, accepted)
 			}
-			if n := len(s.sign.outbox.List()); n != accepted {
+			if n := len(s.signing.Emails()); n != accepted {
 				t.Errorf("%d request emails, want %d", n, accepted)
 			}
-			if n := len(s.sign.events.since(0, 0)); n != 2*accepted {
+			if n := len(s.signing.EventsSince(0, 0)); n != 2*accepted {
 				t.Errorf("%d events, want %d (activated and requestSent per accepted case file)", n, 2*accepted)
 			}
 			if f := sndTempFiles(t, s); len(f) != accepted {
@@ -123,7 +123,7 @@ func TestDuplicatesAcceptedAtOnce(t *testing.T) {
 			t.Errorf("errorMessage %q does not name the first job %s", msg, first)
 		}
 	}
-	if c, e := sndCaseCount(s), len(s.sign.outbox.List()); c != 1 || e != 1 {
+	if c, e := sndCaseCount(s), len(s.signing.Emails()); c != 1 || e != 1 {
 		t.Errorf("%d case files and %d emails, want 1 and 1", c, e)
 	}
 }

@@ -207,15 +207,15 @@ func sndServer(t testing.TB, opts ...Option) (*Server, string, sndPart) {
 func sndEvents(t testing.TB, s *Server, caseFileID int64) []string {
 	t.Helper()
 	names := map[int64]string{}
-	s.cases.mu.RLock()
-	if cf := s.cases.files[caseFileID]; cf != nil {
-		for _, sg := range cf.Signers {
-			names[sg.ID] = sg.Name
+	s.signing.Inspect(caseFileID, func(cf *caseFile) {
+		if cf != nil {
+			for _, sg := range cf.Signers {
+				names[sg.ID] = sg.Name
+			}
 		}
-	}
-	s.cases.mu.RUnlock()
+	})
 	var out []string
-	for _, ev := range s.sign.events.since(0, 0) {
+	for _, ev := range s.signing.EventsSince(0, 0) {
 		if ev.CaseFileID != caseFileID {
 			continue
 		}
@@ -240,22 +240,23 @@ func sndEvents(t testing.TB, s *Server, caseFileID int64) []string {
 // sndSignerID finds a signer of a case file by name.
 func sndSignerID(t testing.TB, s *Server, caseFileID int64, name string) int64 {
 	t.Helper()
-	s.cases.mu.RLock()
-	defer s.cases.mu.RUnlock()
-	for _, sg := range s.cases.files[caseFileID].Signers {
-		if sg.Name == name {
-			return sg.ID
+	var id int64
+	s.signing.Inspect(caseFileID, func(cf *caseFile) {
+		for _, sg := range cf.Signers {
+			if sg.Name == name {
+				id = sg.ID
+			}
 		}
+	})
+	if id == 0 {
+		t.Fatalf("case file %d has no signer %q", caseFileID, name)
 	}
-	t.Fatalf("case file %d has no signer %q", caseFileID, name)
-	return 0
+	return id
 }
 
 // sndCaseCount answers how many case files exist.
 func sndCaseCount(s *Server) int {
-	s.cases.mu.RLock()
-	defer s.cases.mu.RUnlock()
-	return len(s.cases.files)
+	return s.signing.Count()
 }
 
 // sndTempFiles answers the regular files under the server's temporary

@@ -303,7 +303,7 @@ func TestTempDirRemovedOnResetAndClose(t *testing.T) {
 		t.Fatalf("files after a job: %q", f)
 	}
 	s.Reset()
-	if f := sndTempFiles(t, s); len(f) != 0 || sndCaseCount(s) != 0 || s.send.Count() != 0 || len(s.sign.events.since(0, 0)) != 0 {
+	if f := sndTempFiles(t, s); len(f) != 0 || sndCaseCount(s) != 0 || s.send.Count() != 0 || len(s.signing.EventsSince(0, 0)) != 0 {
 		t.Fatalf("after reset: files %q", f)
 	}
 	tok = login(t, s, s.DefaultCredentials())

@@ -14,6 +14,7 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
 	"github.com/signkit/signkit-go/mockserver/internal/send"
+	"github.com/signkit/signkit-go/mockserver/internal/signing"
 	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
 	"github.com/signkit/signkit-go/mockserver/internal/webhook"
 
@@ -32,8 +33,7 @@ type Server struct {
 	// Per-domain state, each in its own file with its own lock.
 	accounts *accounts.Service // users and tokens (internal/accounts)
 	forms    *formStore
-	cases    *caseFileStore
-	sign     *signingState      // Send jobs, signing simulation, events, emails (signing.go)
+	signing  *signing.Service   // case files, simulation, signing pages, events, emails (internal/signing)
 	webhooks *webhook.Service   // subscriptions, delivery engine, deliveries journal (internal/webhook)
 	faults   *faultStore        // injected faults (faults.go)
 	pages    *template.Template // public pages, parsed once per server
@@ -73,7 +73,6 @@ func (s *Server) initDomains() {
 	s.onReset(s.quotas.reset)
 	s.initAccounts()
 	s.initForms()
-	s.initCaseFiles()
 	s.initSigning()
 	s.initSend()     // after initSigning: its jobs create case files there
 	s.initWebhooks() // after initSigning: it listens to the event log
@@ -173,21 +172,7 @@ func (s *Server) Close() {
 			}
 		}
 		s.clock.Close()
-		s.closeSigning()
+		s.signing.Close()
 		s.closeWebhooks()
 	})
-}
-
-// baseURLOf answers the scheme and host a request reached the server at;
-// links in answers (public form URLs, download URLs) use it.
-func baseURLOf(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	host := r.Host
-	if host == "" {
-		host = r.URL.Host
-	}
-	return scheme + "://" + host
 }

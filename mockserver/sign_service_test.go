@@ -225,7 +225,7 @@ func TestEventPayloadShapes(t *testing.T) {
 	if err := s.SignerAction(id, sid, ActionReject); err != nil {
 		t.Fatal(err)
 	}
-	evs := s.sign.events.since(DefaultCustomerID, 0)
+	evs := s.signing.EventsSince(DefaultCustomerID, 0)
 	want := []string{
 		fmt.Sprintf(`{"topic":"signer","eventType":"requestActivated","eventTime":{"date":"2026-11-22 10:00:01.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":%d,"caseFile":{"id":%d,"status":1}}}`, sid, id),
 		fmt.Sprintf(`{"topic":"signer","eventType":"requestSent","eventTime":{"date":"2026-11-22 10:00:01.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":%d,"caseFile":{"id":%d,"status":1}}}`, sid, id),
@@ -261,7 +261,7 @@ func TestEventListeners(t *testing.T) {
 	t.Parallel()
 	s, tok, file := sndServer(t)
 	var got []string
-	cancel := s.sign.events.subscribe(func(ev *event) { got = append(got, ev.Type) })
+	cancel := s.signing.Subscribe(func(ev *event) { got = append(got, ev.Type) })
 	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
 	cancel()
 	if err := s.SignerAction(id, sndSignerID(t, s, id, "Ann"), ActionOpen); err != nil {
@@ -289,12 +289,12 @@ func TestControlSignerActionErrors(t *testing.T) {
 		{fmt.Sprintf("/mock/casefiles/%d/signers/%d/sign", id, sid), 409},
 	}
 	for _, tc := range tests {
-		before := len(s.sign.events.since(0, 0))
+		before := len(s.signing.EventsSince(0, 0))
 		st, b := call(t, s, "POST", tc.path, "", nil, nil)
 		if st != tc.want {
 			t.Fatalf("POST %s: %d, want %d: %s", tc.path, st, tc.want, b)
 		}
-		if after := len(s.sign.events.since(0, 0)); tc.want != 200 && after != before {
+		if after := len(s.signing.EventsSince(0, 0)); tc.want != 200 && after != before {
 			t.Fatalf("POST %s failed but emitted %d events", tc.path, after-before)
 		}
 	}

@@ -166,14 +166,13 @@ func TestSigningScenarios(t *testing.T) {
 				}
 				seen = all
 			}
-			s.cases.mu.RLock()
-			status := s.cases.files[id].Status
-			s.cases.mu.RUnlock()
+			var status int
+			s.signing.Inspect(id, func(cf *caseFile) { status = cf.Status })
 			if status != tc.status {
 				t.Errorf("case file status %d, want %d", status, tc.status)
 			}
-			if n := len(s.sign.outbox.List()); n != tc.emails {
-				t.Errorf("%d emails, want %d: %+v", n, tc.emails, s.sign.outbox.List())
+			if n := len(s.signing.Emails()); n != tc.emails {
+				t.Errorf("%d emails, want %d: %+v", n, tc.emails, s.signing.Emails())
 			}
 		})
 	}

@@ -27,9 +27,7 @@ func (s *Server) Stats() Stats {
 		st.Submissions += len(f.subs)
 	}
 	s.forms.mu.Unlock()
-	s.cases.mu.RLock()
-	st.CaseFiles = len(s.cases.files)
-	s.cases.mu.RUnlock()
+	st.CaseFiles = s.signing.Count()
 	st.Jobs = s.send.Count()
 	st.Subscriptions = s.webhooks.Count()
 	return st

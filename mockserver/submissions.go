@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/signkit/signkit-go/mockserver/internal/signing"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -54,7 +55,7 @@ func (s *Server) submit(externalID, requestID string, in *submissionInput) (*sub
 		sub.completedAt = fm.subs[n-1].completedAt
 	}
 	cf.Created, cf.Updated = sub.completedAt, sub.completedAt
-	s.cases.add(cf)
+	s.signing.Add(cf)
 	sub.id, sub.caseFileID = s.forms.nextSub, cf.ID
 	s.forms.nextSub++
 	fm.subs = append(fm.subs, sub)
@@ -83,7 +84,7 @@ func (sub *submission) primarySigner() (name, email string) {
 // buildCaseFile makes the case file of a submission: title from the
 // template, the primary signer from the mapTo fields, the answers PDF and
 // the uploaded files of visible FILE fields (every instance) as attachments.
-func buildCaseFile(fm *form, sub *submission, uploads [][]*upload) *caseFile {
+func buildCaseFile(fm *form, sub *submission, uploads [][]*upload) *signing.CaseFile {
 	v := sub.version
 	name, email := sub.primarySigner()
 	title := v.titleTemplate
@@ -93,19 +94,19 @@ func buildCaseFile(fm *form, sub *submission, uploads [][]*upload) *caseFile {
 	title = replaceMergeFields(title, func(m string) string {
 		return map[string]string{"formName": v.name, mapSignerName: name, mapSignerEmail: email}[m]
 	})
-	cf := &caseFile{Title: title, UserID: fm.ownerID, CustomerID: fm.customerID}
+	cf := &signing.CaseFile{Title: title, UserID: fm.ownerID, CustomerID: fm.customerID}
 	if name != "" || email != "" {
-		cf.Signers = []*signer{{Name: cmpOr(name, email), Email: email}}
+		cf.Signers = []*signing.Signer{{Name: cmpOr(name, email), Email: email}}
 	}
-	cf.Documents = []*document{{Title: "Answers: " + cmpOr(v.name, "form"), Signable: true, Format: "pdf",
-		render: func() ([]byte, error) { return renderAnswersPDF(title, fm.externalID, sub) }}}
+	cf.Documents = []*signing.Document{{Title: "Answers: " + cmpOr(v.name, "form"), Signable: true, Format: "pdf",
+		Render: func() ([]byte, error) { return renderAnswersPDF(title, fm.externalID, sub) }}}
 	for i, f := range v.inputs {
 		if f.def.Type != typeFile || i >= len(uploads) {
 			continue
 		}
 		for _, up := range uploads[i] {
 			if up != nil {
-				cf.Attachments = append(cf.Attachments, &attachment{Filename: up.filename,
+				cf.Attachments = append(cf.Attachments, &signing.Attachment{Filename: up.filename,
 					ContentType: cmpOr(up.contentType, "application/octet-stream"), Data: up.data})
 			}
 		}
@@ -255,12 +256,12 @@ func (s *Server) handleAnswers(w http.ResponseWriter, r *http.Request) error {
 }
 
 // caseFileFor answers the case file named by the path, if the caller may see it.
-func (s *Server) caseFileFor(r *http.Request) (*caseFile, error) {
+func (s *Server) caseFileFor(r *http.Request) (*signing.CaseFile, error) {
 	id, err := strconv.ParseInt(r.PathValue("casefileId"), 10, 64)
 	if err != nil {
 		return nil, wire.NotFound("no case file %q", r.PathValue("casefileId"))
 	}
-	return s.cases.access(id, userFrom(r))
+	return s.signing.Access(id, userFrom(r))
 }
 
 type fileJSON struct {
@@ -278,7 +279,7 @@ func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) error {
 	out := []fileJSON{}
 	for _, a := range cf.Attachments {
 		out = append(out, fileJSON{Filename: a.Filename, Size: int64(len(a.Data)), ContentType: a.ContentType,
-			URL: fmt.Sprintf("%s/collect/api/v1/casefiles/%d/files/%d", baseURLOf(r), cf.ID, a.ID)})
+			URL: fmt.Sprintf("%s/collect/api/v1/casefiles/%d/files/%d", wire.BaseURL(r), cf.ID, a.ID)})
 	}
 	wire.WriteJSON(w, http.StatusOK, out)
 	return nil

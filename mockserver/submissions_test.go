@@ -21,7 +21,7 @@ func TestSubmissionCreatesCaseFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cf, err := s.cases.access(sub.caseFileID, s.accounts.ByID(DefaultUserID))
+	cf, err := s.signing.Access(sub.caseFileID, s.accounts.ByID(DefaultUserID))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestSubmissionCreatesCaseFile(t *testing.T) {
 		cf.Signers[0].Email != "ann@example.com" || len(cf.Documents) != 1 || len(cf.Attachments) != 1 || cf.UserID != DefaultUserID {
 		t.Fatalf("case file: %+v", cf)
 	}
-	pdf, err := cf.Documents[0].render()
+	pdf, err := cf.Documents[0].Render()
 	if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF-")) {
 		t.Fatalf("answers PDF: %v %q", err, pdf[:min(len(pdf), 20)])
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signkit/signkit-go/mockserver/internal/signing"
 	"github.com/signkit/signkit-go/mockserver/internal/webhook"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
@@ -94,7 +95,7 @@ const testEventMessage = "This is a test event from the signkit mock server."
 // every event of every case file of a customer (whichever user created it)
 // goes to each active subscription of the customer that lists its type.
 func (s *Server) consumeEventLog() {
-	s.sign.events.subscribe(func(ev *event) {
+	s.signing.Subscribe(func(ev *signing.Event) {
 		s.webhooks.Publish(webhook.Event{CustomerID: ev.CustomerID, Type: ev.Type, Body: ev.Body})
 	})
 }
@@ -102,11 +103,13 @@ func (s *Server) consumeEventLog() {
 // emitTestEvent puts a webhook.subscription.test event of a customer in the
 // event log (topic subscription, eventType test, a text message as payload).
 func (s *Server) emitTestEvent(customerID int64) {
-	s.sign.events.emit(customerID, 0, webhook.TestEventType, s.Now(), testEventMessage)
+	s.signing.Emit(customerID, 0, webhook.TestEventType, s.Now(), testEventMessage)
 }
 
 // sendNotificationEmail puts an email without a signing link in the outbox.
-func (s *Server) sendNotificationEmail(to, subject, text string) { s.sendEmail(to, subject, text, "") }
+func (s *Server) sendNotificationEmail(to, subject, text string) {
+	s.signing.SendEmail(to, subject, text, "")
+}
 
 // notifySubscriptionDisabled emails the creator of a subscription that
 // failures disabled, and every admin of its customer, once each.

@@ -193,11 +193,10 @@ type FlexTime struct {
 	bad bool
 }
 
-// UnmarshalJSON reads null, an integer or an RFC 3339 string.
 // Value answers the time, zero when the field was absent or null.
 func (f FlexTime) Value() time.Time { return f.t }
 
-// UnmarshalJSON implements json.Unmarshaler.
+// UnmarshalJSON reads null, an integer or an RFC 3339 string.
 func (f *FlexTime) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	*f = FlexTime{}

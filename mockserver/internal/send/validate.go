@@ -48,6 +48,7 @@ type CC struct {
 	StoreAsContact *bool  `json:"storeAsContact"`
 }
 
+// Document is a document of the data part, named after a files part.
 type Document struct {
 	Name          string   `json:"name"`
 	Title         string   `json:"title"`

@@ -87,7 +87,7 @@ func (p *Problems) Add(field, format string, args ...any) {
 	*p = append(*p, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
-// err is nil without Problems, else a 422 Error.
+// Err is nil without problems, else a 422 Error.
 func (p Problems) Err() error {
 	if len(p) == 0 {
 		return nil
@@ -168,4 +168,18 @@ func DecodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) erro
 		return BadRequest("malformed JSON body: more than one JSON value")
 	}
 	return nil
+}
+
+// BaseURL answers the scheme and host a request reached the server at;
+// links in answers (public form URLs, download URLs, signing links) use it.
+func BaseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		host = r.URL.Host
+	}
+	return scheme + "://" + host
 }

@@ -1,4 +1,4 @@
-package mockserver
+package signing
 
 import (
 	"cmp"
@@ -163,7 +163,7 @@ func parseSort(p *wire.Problems, sort, order string) []sortKey {
 }
 
 // matches tells whether a case file passes the query's filters.
-func (cq *caseFileQuery) matches(cf *caseFile) bool {
+func (cq *caseFileQuery) matches(cf *CaseFile) bool {
 	created := cf.Created.Unix()
 	return (len(cq.statuses) == 0 || slices.Contains(cq.statuses, cf.Status)) &&
 		(len(cq.ids) == 0 || slices.Contains(cq.ids, cf.ID)) &&
@@ -175,7 +175,7 @@ func (cq *caseFileQuery) matches(cf *caseFile) bool {
 
 // compare orders two case files by the query's sort keys, then by id in
 // the direction of the first key, so the order is total.
-func (cq *caseFileQuery) compare(a, b *caseFile) int {
+func (cq *caseFileQuery) compare(a, b *CaseFile) int {
 	for _, k := range cq.sort {
 		var c int
 		switch k.field {
@@ -203,21 +203,21 @@ func (cq *caseFileQuery) compare(a, b *caseFile) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
-// handleListCaseFiles is GET {Sign}/api/v1/casefiles: the case files the
+// HandleListCaseFiles is GET {Sign}/api/v1/casefiles: the case files the
 // user may read (their own; a super API user's or the shared folder's
 // within the customer), filtered and sorted as parseCaseFileQuery reads,
 // as a bare JSON array. With x-paginate: true it answers one page and, while
 // more follow, a Link header to the next one, rel="next", carrying page and
 // both perPage and per_page (the .NET SDK reads per_page from it;
 // docs/platform.md, "List").
-func (s *Server) handleListCaseFiles(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) HandleListCaseFiles(w http.ResponseWriter, r *http.Request) error {
 	cq, err := parseCaseFileQuery(r)
 	if err != nil {
 		return err
 	}
 	u := userFrom(r)
 	s.cases.mu.RLock()
-	var matched []*caseFile
+	var matched []*CaseFile
 	for _, cf := range s.cases.files {
 		if visible(cf, u) && cq.matches(cf) {
 			matched = append(matched, cf)
@@ -239,7 +239,7 @@ func (s *Server) handleListCaseFiles(w http.ResponseWriter, r *http.Request) err
 			to = min(from+cq.limit, len(matched))
 		}
 	}
-	out := make([]caseFileJSON, 0, to-from)
+	out := make([]CaseFileJSON, 0, to-from)
 	for _, cf := range matched[from:to] {
 		out = append(out, viewLocked(cf))
 	}
@@ -249,7 +249,7 @@ func (s *Server) handleListCaseFiles(w http.ResponseWriter, r *http.Request) err
 		next.Set("page", strconv.Itoa(cq.page+1))
 		next.Set("perPage", strconv.Itoa(cq.perPage))
 		next.Set("per_page", strconv.Itoa(cq.perPage))
-		w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next"`, baseURLOf(r), r.URL.Path, next.Encode()))
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next"`, wire.BaseURL(r), r.URL.Path, next.Encode()))
 	}
 	wire.WriteJSON(w, http.StatusOK, out)
 	return nil

@@ -1,4 +1,4 @@
-package mockserver
+package signing
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ type signingPageDoc struct {
 }
 
 // signerOfLink answers the case file and signer of a signing link token.
-func (s *Server) signerOfLink(token string) (*caseFile, *signer, error) {
+func (s *Service) signerOfLink(token string) (*CaseFile, *Signer, error) {
 	s.sign.mu.Lock()
 	ref, ok := s.sign.links[token]
 	s.sign.mu.Unlock()
@@ -57,10 +57,10 @@ func (s *Server) signerOfLink(token string) (*caseFile, *signer, error) {
 	return cf, sg, nil
 }
 
-// handleSigningPage is GET /public/sign/{token}: viewing it while the
+// HandleSigningPage is GET /public/sign/{token}: viewing it while the
 // signer is to sign counts as opening the signing page (sign.signer.opened);
 // a HEAD request does not.
-func (s *Server) handleSigningPage(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) HandleSigningPage(w http.ResponseWriter, r *http.Request) error {
 	token := r.PathValue("token")
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
@@ -74,16 +74,16 @@ func (s *Server) handleSigningPage(w http.ResponseWriter, r *http.Request) error
 	return s.renderSigningPage(w, r, token, http.StatusOK, "")
 }
 
-// handleSigningPost is POST /public/sign/{token} with action=sign or
+// HandleSigningPost is POST /public/sign/{token} with action=sign or
 // action=reject (form encoded). It answers the page again with the outcome,
 // or with Accept: application/json the case file JSON.
-func (s *Server) handleSigningPost(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) HandleSigningPost(w http.ResponseWriter, r *http.Request) error {
 	token := r.PathValue("token")
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
 		return err
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBodyBytes)
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	if err := r.ParseForm(); err != nil {
 		return wire.BadRequest("the body must be a form with action=sign or action=reject")
 	}
@@ -112,12 +112,12 @@ func (s *Server) handleSigningPost(w http.ResponseWriter, r *http.Request) error
 }
 
 // renderSigningPage writes the signing page of a token with a status line.
-func (s *Server) renderSigningPage(w http.ResponseWriter, r *http.Request, token string, status int, problem string) error {
+func (s *Service) renderSigningPage(w http.ResponseWriter, r *http.Request, token string, status int, problem string) error {
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
 		return err
 	}
-	base := signingPageURL(baseURLOf(r), token)
+	base := SigningPageURL(wire.BaseURL(r), token)
 	s.cases.mu.RLock()
 	data := signingPageData{Title: cf.Title, Name: sg.Name, Action: base,
 		CanSign: cf.Status == cfPending && (sg.Status == sgPending || sg.Status == sgUndeliverable)}
@@ -139,7 +139,7 @@ func (s *Server) renderSigningPage(w http.ResponseWriter, r *http.Request, token
 
 // pageMessage is the status line of the signing page; call with the store
 // lock held.
-func pageMessage(cf *caseFile, sg *signer, problem string) string {
+func pageMessage(cf *CaseFile, sg *Signer, problem string) string {
 	switch {
 	case problem != "":
 		return problem
@@ -157,9 +157,9 @@ func pageMessage(cf *caseFile, sg *signer, problem string) string {
 	return "You can no longer sign: you are " + signerStatusName(sg.Status) + "."
 }
 
-// handleSigningDocument is GET /public/sign/{token}/documents/{documentId}:
+// HandleSigningDocument is GET /public/sign/{token}/documents/{documentId}:
 // a document of the signer's case file as PDF, signed once completed.
-func (s *Server) handleSigningDocument(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) HandleSigningDocument(w http.ResponseWriter, r *http.Request) error {
 	cf, _, err := s.signerOfLink(r.PathValue("token"))
 	if err != nil {
 		return err

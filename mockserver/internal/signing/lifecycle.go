@@ -1,4 +1,4 @@
-package mockserver
+package signing
 
 import (
 	"net/http"
@@ -7,13 +7,13 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// handleDeleteCaseFile is DELETE {Sign}/api/v1/casefiles/{casefileId}: it
+// HandleDeleteCaseFile is DELETE {Sign}/api/v1/casefiles/{casefileId}: it
 // deletes a case file the user may read that is not completed: 200 with
 // the case file as it was, status 3 (deleted), and from then on the case
 // file, its documents and its signing links answer 404. A completed (or
 // signed, or anonymized) case file cannot be deleted: 409, nothing changes
 // (docs/platform.md, "Delete").
-func (s *Server) handleDeleteCaseFile(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) HandleDeleteCaseFile(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err
@@ -31,16 +31,16 @@ func (s *Server) handleDeleteCaseFile(w http.ResponseWriter, r *http.Request) er
 
 // deleteCaseFile removes a case file that is not completed, with its
 // planned work, signing links and files on disk, and answers its last view.
-func (s *Server) deleteCaseFile(id int64) (caseFileJSON, error) {
+func (s *Service) deleteCaseFile(id int64) (CaseFileJSON, error) {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	cf, _ := s.lookupSigner(id, 0)
 	if cf == nil {
-		return caseFileJSON{}, wire.NotFound("no case file %d", id)
+		return CaseFileJSON{}, wire.NotFound("no case file %d", id)
 	}
 	switch cf.Status {
 	case cfCompleted, cfSigned, cfAnonymized:
-		return caseFileJSON{}, wire.Conflict("case file %d is %s and cannot be deleted", id, caseFileStatusName(cf.Status))
+		return CaseFileJSON{}, wire.Conflict("case file %d is %s and cannot be deleted", id, caseFileStatusName(cf.Status))
 	}
 	s.cancelTimers(cf)
 	now := s.Now()
@@ -49,9 +49,9 @@ func (s *Server) deleteCaseFile(id int64) (caseFileJSON, error) {
 	cf.Status, cf.Updated = cfDeleted, now
 	v := viewLocked(cf)
 	s.cases.removeLocked(cf)
-	s.quotas.caseFiles.give(cf.CustomerID, 1)
+	s.cfg.GiveCaseFile(cf.CustomerID)
 	for _, d := range cf.Documents {
-		paths = append(paths, d.origPath, d.signedPath)
+		paths = append(paths, d.OrigPath, d.signedPath)
 	}
 	s.cases.mu.Unlock()
 	for _, sg := range cf.Signers {
@@ -71,7 +71,7 @@ func (s *Server) deleteCaseFile(id int64) (caseFileJSON, error) {
 // its signers and CC recipients are blanked and its signing links stop
 // working; documents stay. An unknown case file is a 404 error, one that
 // is not finished a 409 error (docs/platform.md, "Case file status").
-func (s *Server) AnonymizeCaseFile(caseFileID int64) error {
+func (s *Service) AnonymizeCaseFile(caseFileID int64) error {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	cf, _ := s.lookupSigner(caseFileID, 0)

@@ -1,6 +1,7 @@
-package mockserver
+package signing
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -13,10 +14,10 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// caseFileJSON is a case file as the signing service shows it
+// CaseFileJSON is a case file as the signing service shows it
 // (docs/platform.md, "Signing service"). Times are unix seconds; those not
 // reached yet are null.
-type caseFileJSON struct {
+type CaseFileJSON struct {
 	ID                        int64          `json:"id"`
 	Title                     string         `json:"title"`
 	Status                    int            `json:"status"`
@@ -37,7 +38,7 @@ type caseFileJSON struct {
 	VisibilityMode            int            `json:"visibilityMode"`
 	DisableNotificationsOwner bool           `json:"disableNotificationsOwner"`
 	DisableEmailAttachments   bool           `json:"disableEmailAttachments"`
-	CCRecipients              []ccRecipient  `json:"ccRecipients"`
+	CCRecipients              []CCRecipient  `json:"ccRecipients"`
 	SignIteration             int            `json:"signIteration"`
 	Shared                    bool           `json:"sharedFolder"`
 	Signers                   []signerJSON   `json:"signers"`
@@ -134,16 +135,16 @@ func orEmpty[T any](s []T) []T {
 }
 
 // viewLocked answers the JSON of a case file; call with s.cases.mu held.
-func viewLocked(cf *caseFile) caseFileJSON {
-	out := caseFileJSON{ID: cf.ID, Title: cf.Title, Status: cf.Status, UserID: cf.UserID, CustomerID: cf.CustomerID,
+func viewLocked(cf *CaseFile) CaseFileJSON {
+	out := CaseFileJSON{ID: cf.ID, Title: cf.Title, Status: cf.Status, UserID: cf.UserID, CustomerID: cf.CustomerID,
 		Created: unixOrZero(cf.Created), Activated: unixOrNil(cf.Activated), Updated: unixOrZero(cf.Updated),
 		ExpireAt: unixOrNil(cf.ExpireAt), SendAt: unixOrNil(cf.SendAt), Completed: unixOrNil(cf.Completed),
-		Language: cmpOr(cf.Language, "en"), Reference: cf.Reference, MetaData: cf.MetaData, FolderID: cf.FolderID,
+		Language: cmp.Or(cf.Language, "en"), Reference: cf.Reference, MetaData: cf.MetaData, FolderID: cf.FolderID,
 		SensitiveData: cf.SensitiveData, SignOnMeeting: cf.SignOnMeeting, VisibilityMode: cf.VisibilityMode,
 		DisableNotificationsOwner: cf.DisableNotificationsOwner, DisableEmailAttachments: cf.DisableEmailAttachments,
 		CCRecipients: orEmpty(cf.CCRecipients), Shared: cf.Shared,
 		Signers: make([]signerJSON, 0, len(cf.Signers)), Documents: make([]documentJSON, 0, len(cf.Documents))}
-	byID := make(map[int64]*signer, len(cf.Signers))
+	byID := make(map[int64]*Signer, len(cf.Signers))
 	for _, sg := range cf.Signers {
 		byID[sg.ID] = sg
 		if sg.Status != sgNew {
@@ -154,7 +155,7 @@ func viewLocked(cf *caseFile) caseFileJSON {
 	for _, d := range cf.Documents {
 		dj := documentJSON{ID: d.ID, CaseFileID: cf.ID, DocumentID: d.DocumentID, DocumentOrder: d.DocumentOrder,
 			Title: d.Title, MetaData: d.MetaData, Signable: d.Signable, Status: d.Status, FileSize: d.FileSize,
-			Format: cmpOr(d.Format, "pdf"), Created: unixOrZero(d.Created),
+			Format: cmp.Or(d.Format, "pdf"), Created: unixOrZero(d.Created),
 			SignatureLines: make([]signatureLineJSON, 0, len(d.Lines))}
 		for _, l := range d.Lines {
 			lj := signatureLineJSON{ID: l.ID, SignerID: l.SignerID, DocumentID: d.ID, Role: l.Role, SignOrder: l.SignOrder}
@@ -169,21 +170,21 @@ func viewLocked(cf *caseFile) caseFileJSON {
 }
 
 // signerView is the JSON of one signer.
-func signerView(sg *signer) signerJSON {
+func signerView(sg *Signer) signerJSON {
 	t := sg.Texts
-	return signerJSON{ID: sg.ID, Name: sg.Name, OnBehalfOf: sg.OnBehalfOf, SSNType: cmpOr(sg.SSNType, "legacy"),
+	return signerJSON{ID: sg.ID, Name: sg.Name, OnBehalfOf: sg.OnBehalfOf, SSNType: cmp.Or(sg.SSNType, "legacy"),
 		VATIN: sg.VATIN, StoreAsContact: sg.StoreAsContact,
 		SigningRequest: signingRequestJSON{ID: sg.RequestID, Status: sg.Status, Email: sg.Email,
 			EmailSubject: t.RequestSubject, EmailText: t.RequestText, ReminderEmailSubject: t.ReminderSubject,
 			ReminderEmailText: t.ReminderText, CompletedEmailSubject: t.CompletedSubject, CompletedEmailText: t.CompletedText,
-			EmailFormat: cmpOr(sg.EmailFormat, "text"), ReminderInterval: sg.ReminderInterval, AccessControl: sg.AccessControl,
+			EmailFormat: cmp.Or(sg.EmailFormat, "text"), ReminderInterval: sg.ReminderInterval, AccessControl: sg.AccessControl,
 			EnableInsecureSigning: sg.EnableInsecureSigning, InsecureSigningMethods: orEmpty(sg.InsecureSigningMethods),
 			SecureSigningMethods: orEmpty(sg.SecureSigningMethods), Language: sg.Language,
 			SuccessURL: sg.SuccessURL, FailURL: sg.FailURL, ActiveAt: unixOrNil(sg.ActiveAt), ExpireAt: unixOrNil(sg.ExpireAt)}}
 }
 
 // writeCaseFile answers 200 with a case file's JSON.
-func (s *Server) writeCaseFile(w http.ResponseWriter, id int64) error {
+func (s *Service) writeCaseFile(w http.ResponseWriter, id int64) error {
 	s.cases.mu.RLock()
 	cf := s.cases.files[id]
 	if cf == nil {
@@ -196,9 +197,9 @@ func (s *Server) writeCaseFile(w http.ResponseWriter, id int64) error {
 	return nil
 }
 
-// handleGetCaseFile is GET {Sign}/api/v1/casefiles/{casefileId}, and the
+// HandleGetCaseFile is GET {Sign}/api/v1/casefiles/{casefileId}, and the
 // same under /api/v3 (docs/platform.md, "Signing service").
-func (s *Server) handleGetCaseFile(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) HandleGetCaseFile(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err
@@ -212,7 +213,7 @@ func (s *Server) handleGetCaseFile(w http.ResponseWriter, r *http.Request) error
 // docContent is a document's content as one request sees it.
 type docContent struct {
 	path   string // on disk, or
-	render func() ([]byte, error)
+	Render func() ([]byte, error)
 	signed bool
 }
 
@@ -220,8 +221,8 @@ type docContent struct {
 // by its integer id or its string documentId: the signed PDF when
 // wantSigned is not false and one exists, else the original. wantSigned
 // true without a signed PDF is a 409.
-func (s *Server) documentFor(documentID string, u *user, wantSigned *bool) (docContent, error) {
-	d := s.cases.document(documentID)
+func (s *Service) documentFor(documentID string, u *user, wantSigned *bool) (docContent, error) {
+	d := s.cases.Document(documentID)
 	if d == nil {
 		return docContent{}, wire.NotFound("no document %q", documentID)
 	}
@@ -239,16 +240,16 @@ func (s *Server) documentFor(documentID string, u *user, wantSigned *bool) (docC
 	case (wantSigned == nil || *wantSigned) && signedPath != "":
 		return docContent{path: signedPath, signed: true}, nil
 	}
-	return docContent{path: d.origPath, render: d.render}, nil
+	return docContent{path: d.OrigPath, Render: d.Render}, nil
 }
 
-// handleDocumentContent is GET {Sign}/api/v3/documents/{documentId}/content
+// HandleDocumentContent is GET {Sign}/api/v3/documents/{documentId}/content
 // (and /api/v1/..., the Connector's path). The path segment is the
 // document's integer id; a segment that is not all digits is read as the
 // string documentId key, which older callers sent. Accept application/pdf
 // (or none) → the PDF; application/json → {"content":"<base64>","signed":bool};
 // ?signed=false → the original (docs/platform.md, "Document content").
-func (s *Server) handleDocumentContent(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) HandleDocumentContent(w http.ResponseWriter, r *http.Request) error {
 	var want *bool
 	switch r.URL.Query().Get("signed") {
 	case "":
@@ -311,10 +312,10 @@ func writeDocument(w http.ResponseWriter, c docContent, asJSON bool) error {
 		}
 		src = f
 	} else {
-		if c.render == nil {
+		if c.Render == nil {
 			return wire.NotFound("the document has no content")
 		}
-		b, err := c.render()
+		b, err := c.Render()
 		if err != nil {
 			return fmt.Errorf("render document: %w", err)
 		}

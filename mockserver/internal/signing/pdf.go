@@ -1,4 +1,4 @@
-package mockserver
+package signing
 
 import (
 	"bytes"
@@ -85,9 +85,9 @@ func appendPages(orig io.ReadSeeker, extra []byte, w io.Writer) error {
 
 // openOriginal opens the unsigned original of a document: the uploaded
 // file of a Send case file, or the rendered answers PDF of a submission.
-func openOriginal(d *document) (io.ReadSeekCloser, int64, error) {
-	if d.origPath != "" {
-		f, err := os.Open(d.origPath)
+func openOriginal(d *Document) (io.ReadSeekCloser, int64, error) {
+	if d.OrigPath != "" {
+		f, err := os.Open(d.OrigPath)
 		if err != nil {
 			return nil, 0, fmt.Errorf("open original of document %d: %w", d.ID, err)
 		}
@@ -98,10 +98,10 @@ func openOriginal(d *document) (io.ReadSeekCloser, int64, error) {
 		}
 		return f, st.Size(), nil
 	}
-	if d.render == nil {
+	if d.Render == nil {
 		return nil, 0, fmt.Errorf("document %d has no content", d.ID)
 	}
-	b, err := d.render()
+	b, err := d.Render()
 	if err != nil {
 		return nil, 0, fmt.Errorf("render document %d: %w", d.ID, err)
 	}
@@ -115,7 +115,7 @@ func (nopSeekCloser) Close() error { return nil }
 // signDocument writes the signed PDF of one document (original pages plus
 // the signature page) to a new file in the server's temporary directory and
 // answers its path.
-func (s *Server) signDocument(cf *caseFile, d *document, signers []signedBy, at time.Time) (string, error) {
+func (s *Service) signDocument(cf *CaseFile, d *Document, signers []signedBy, at time.Time) (string, error) {
 	page, err := signaturePage(cf.Title, d.Title, signers, at)
 	if err != nil {
 		return "", err
@@ -144,7 +144,7 @@ func (s *Server) signDocument(cf *caseFile, d *document, signers []signedBy, at 
 // signDocuments produces the signed PDF of every signable document of a
 // case file whose signers have all signed. It answers the paths by
 // document id; on error, no file is left behind.
-func (s *Server) signDocuments(cf *caseFile, at time.Time) (map[int64]string, error) {
+func (s *Service) signDocuments(cf *CaseFile, at time.Time) (map[int64]string, error) {
 	paths := map[int64]string{}
 	for _, d := range cf.Documents {
 		if !d.Signable {
@@ -170,7 +170,7 @@ func (s *Server) signDocuments(cf *caseFile, at time.Time) (map[int64]string, er
 
 // signsDocument tells whether a signer signs a document: every signer signs
 // a document without roles, else only signers with one of its roles.
-func signsDocument(sg *signer, d *document) bool {
+func signsDocument(sg *Signer, d *Document) bool {
 	if len(d.Roles) == 0 {
 		return true
 	}

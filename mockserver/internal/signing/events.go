@@ -1,4 +1,4 @@
-package mockserver
+package signing
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 
 // maxEvents bounds the event log; the oldest events are dropped first.
 // Listeners see every event when it is emitted, whatever the bound.
-const maxEvents = 100_000
+const MaxEvents = 100_000
 
 // eventTimeLayout is the date format of eventTime in event payloads.
 const eventTimeLayout = "2006-01-02 15:04:05.000000"
@@ -42,9 +42,9 @@ const (
 	evSignerBounce       = "sign.signer.transientBounce"
 )
 
-// event is one entry of the event log: what the webhook delivery engine
+// Event is one entry of the event log: what the webhook delivery engine
 // sends, once per subscription that lists Type.
-type event struct {
+type Event struct {
 	Seq        int64     // position in the server's log, from 1, never reused (not even by reset)
 	ID         string    // UUID: the X-Event-Id of every delivery attempt
 	Type       string    // X-Event-Type, e.g. "sign.signer.signed"
@@ -73,16 +73,16 @@ type eventBody struct {
 	Payload   any       `json:"payload"`
 }
 
-// caseFileRef is {id, status} of a case file in a payload.
-type caseFileRef struct {
+// CaseFileRef is {id, status} of a case file in a payload.
+type CaseFileRef struct {
 	ID     int64 `json:"id"`
 	Status int   `json:"status"`
 }
 
-// signerPayload is the payload of a signer event.
-type signerPayload struct {
+// SignerPayload is the payload of a signer event.
+type SignerPayload struct {
 	ID       int64       `json:"id"`
-	CaseFile caseFileRef `json:"caseFile"`
+	CaseFile CaseFileRef `json:"caseFile"`
 }
 
 // eventLog is the ordered log of every customer's events. Emitting appends
@@ -90,14 +90,14 @@ type signerPayload struct {
 type eventLog struct {
 	notifyMu  sync.Mutex // held while an event is appended and its listeners run
 	mu        sync.Mutex // guards events, seq, listeners
-	events    *ring.Ring[*event]
+	events    *ring.Ring[*Event]
 	seq       int64
-	listeners map[int64]func(*event)
+	listeners map[int64]func(*Event)
 	nextID    int64
 }
 
 func newEventLog() *eventLog {
-	return &eventLog{events: ring.New[*event](maxEvents), listeners: map[int64]func(*event){}}
+	return &eventLog{events: ring.New[*Event](MaxEvents), listeners: map[int64]func(*Event){}}
 }
 
 // reset forgets every event; listeners stay, and sequence numbers keep
@@ -111,7 +111,7 @@ func (l *eventLog) reset() {
 // fn must return quickly and must not emit events or call into the case
 // file store or the signing simulation: start slow work with s.clock.Go.
 // The returned function removes the listener.
-func (l *eventLog) subscribe(fn func(*event)) (cancel func()) {
+func (l *eventLog) subscribe(fn func(*Event)) (cancel func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.nextID++
@@ -127,7 +127,7 @@ func (l *eventLog) subscribe(fn func(*event)) (cancel func()) {
 // emit appends an event with the given type and payload for a customer and
 // notifies the listeners. The topic and eventType of the body come from
 // typ ("sign.signer.signed" → "signer", "signed").
-func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, payload any) *event {
+func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, payload any) *Event {
 	parts := strings.Split(typ, ".")
 	topic, short := typ, typ
 	if len(parts) == 3 {
@@ -137,14 +137,14 @@ func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, 
 	if err != nil { // payloads are plain structs and strings; this cannot happen
 		body = []byte(`{}`)
 	}
-	ev := &event{ID: ids.UUID(), Type: typ, CustomerID: customerID, CaseFileID: caseFileID, At: at, Body: body}
+	ev := &Event{ID: ids.UUID(), Type: typ, CustomerID: customerID, CaseFileID: caseFileID, At: at, Body: body}
 	l.notifyMu.Lock()
 	defer l.notifyMu.Unlock()
 	l.mu.Lock()
 	l.seq++
 	ev.Seq = l.seq
 	l.events.Add(ev)
-	fns := make([]func(*event), 0, len(l.listeners))
+	fns := make([]func(*Event), 0, len(l.listeners))
 	for _, id := range slices.Sorted(maps.Keys(l.listeners)) {
 		fns = append(fns, l.listeners[id])
 	}
@@ -157,9 +157,9 @@ func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, 
 
 // since answers the events of a customer (0: every customer) with a
 // sequence number above after, oldest first.
-func (l *eventLog) since(customerID, after int64) []*event {
-	var out []*event
-	for _, ev := range l.events.After(func(ev *event) bool { return ev.Seq > after }) {
+func (l *eventLog) since(customerID, after int64) []*Event {
+	var out []*Event
+	for _, ev := range l.events.After(func(ev *Event) bool { return ev.Seq > after }) {
 		if customerID == 0 || ev.CustomerID == customerID {
 			out = append(out, ev)
 		}
@@ -167,19 +167,19 @@ func (l *eventLog) since(customerID, after int64) []*event {
 	return out
 }
 
-// emitCaseFile emits a case file event with payload {id, status}.
-func (s *Server) emitCaseFile(cf *caseFile, typ string) {
-	s.sign.events.emit(cf.CustomerID, cf.ID, typ, s.Now(), caseFileRef{ID: cf.ID, Status: cf.Status})
+// EmitCaseFile emits a case file event with payload {id, status}.
+func (s *Service) EmitCaseFile(cf *CaseFile, typ string) {
+	s.sign.events.emit(cf.CustomerID, cf.ID, typ, s.Now(), CaseFileRef{ID: cf.ID, Status: cf.Status})
 }
 
 // emitSigner emits a signer event with payload {id, caseFile:{id, status}}.
-func (s *Server) emitSigner(cf *caseFile, sg *signer, typ string) {
+func (s *Service) emitSigner(cf *CaseFile, sg *Signer, typ string) {
 	s.sign.events.emit(cf.CustomerID, cf.ID, typ, s.Now(),
-		signerPayload{ID: sg.ID, CaseFile: caseFileRef{ID: cf.ID, Status: cf.Status}})
+		SignerPayload{ID: sg.ID, CaseFile: CaseFileRef{ID: cf.ID, Status: cf.Status}})
 }
 
-// eventJSON is an event as GET /mock/events lists it.
-type eventJSON struct {
+// EventJSON is an event as GET /mock/events lists it.
+type EventJSON struct {
 	Seq        int64           `json:"seq"`
 	EventID    string          `json:"eventId"`
 	EventType  string          `json:"eventType"`
@@ -189,8 +189,8 @@ type eventJSON struct {
 	Body       json.RawMessage `json:"body"`
 }
 
-// ctlEvents is GET /mock/events[?customerId=n][&after=seq]: the event log.
-func (s *Server) ctlEvents(w http.ResponseWriter, r *http.Request) error {
+// CtlEvents is GET /mock/events[?customerId=n][&after=seq]: the event log.
+func (s *Service) CtlEvents(w http.ResponseWriter, r *http.Request) error {
 	var p wire.Problems
 	num := func(name string) int64 {
 		v := r.URL.Query().Get(name)
@@ -207,9 +207,9 @@ func (s *Server) ctlEvents(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	items := []eventJSON{}
+	items := []EventJSON{}
 	for _, ev := range s.sign.events.since(cust, after) {
-		items = append(items, eventJSON{Seq: ev.Seq, EventID: ev.ID, EventType: ev.Type, CustomerID: ev.CustomerID,
+		items = append(items, EventJSON{Seq: ev.Seq, EventID: ev.ID, EventType: ev.Type, CustomerID: ev.CustomerID,
 			CaseFileID: ev.CaseFileID, At: ev.At.UTC(), Body: ev.Body})
 	}
 	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": items})

@@ -1,4 +1,4 @@
-package mockserver
+package signing
 
 import (
 	"sync"
@@ -15,9 +15,9 @@ import (
 // them.
 type caseFileStore struct {
 	mu       sync.RWMutex
-	files    map[int64]*caseFile
-	docs     map[string]*document // by documentId, the string key stamped on the pages
-	docsByID map[int64]*document  // by id, the integer the content endpoint takes
+	files    map[int64]*CaseFile
+	docs     map[string]*Document // by documentId, the string key stamped on the pages
+	docsByID map[int64]*Document  // by id, the integer the content endpoint takes
 	nextCase int64
 	nextRow  int64 // signer, document, signature line and attachment row ids
 	// now dates a case file added without a Created time.
@@ -25,13 +25,13 @@ type caseFileStore struct {
 	// onAdd, when set, runs after add has stored a case file (outside the
 	// lock): the signing simulation activates the case file there, so a
 	// form submission and a Send job are activated by the same code.
-	onAdd func(*caseFile)
+	onAdd func(*CaseFile)
 }
 
-// caseFile is one case file. Callers that build one (form submissions, Send
+// CaseFile is one case file. Callers that build one (form submissions, Send
 // jobs) set Title, UserID, CustomerID, Signers and Documents, and may set
 // the Send fields; add assigns ids and derives the signature lines.
-type caseFile struct {
+type CaseFile struct {
 	ID         int64
 	Title      string
 	Status     int // see the cf… constants (signing.go)
@@ -40,11 +40,11 @@ type caseFile struct {
 	Created    time.Time
 	Updated    time.Time
 	Activated  time.Time
-	Signers    []*signer
-	Documents  []*document
+	Signers    []*Signer
+	Documents  []*Document
 	// Attachments are files uploaded through FILE fields of a form; they
 	// are listed by GET {Forms}/v1/casefiles/{id}/files and not signed.
-	Attachments []*attachment
+	Attachments []*Attachment
 
 	// Fields of a Send definition, shown by the signing service as sent
 	// (docs/platform.md, "Send" and "Signing service").
@@ -58,7 +58,7 @@ type caseFile struct {
 	VisibilityMode            int
 	DisableNotificationsOwner bool
 	DisableEmailAttachments   bool
-	CCRecipients              []ccRecipient
+	CCRecipients              []CCRecipient
 
 	// Signing simulation (signing.go). The simulation changes these (and
 	// Status, Updated, Activated) holding both the simulation lock and
@@ -70,15 +70,15 @@ type caseFile struct {
 	sending   *clock.Task // the activation planned for SendAt
 }
 
-// ccRecipient receives a copy when the case file completes.
-type ccRecipient struct {
+// CCRecipient receives a copy when the case file completes.
+type CCRecipient struct {
 	Name           string `json:"name"`
 	Email          string `json:"email"`
 	StoreAsContact bool   `json:"storeAsContact"`
 }
 
-// signer is a signer of a case file.
-type signer struct {
+// Signer is a signer of a case file.
+type Signer struct {
 	ID        int64
 	Name      string
 	Email     string
@@ -104,7 +104,7 @@ type signer struct {
 	SecureSigningMethods   []string
 
 	// Signing simulation (signing.go).
-	Texts            emailTexts // email texts of the Send definition; empty: defaults
+	Texts            EmailTexts // email texts of the Send definition; empty: defaults
 	ReminderInterval int        // days between reminders; 0: none
 	Token            string     // secret of the signing link, assigned on activation
 	ActivatedAt      time.Time
@@ -112,9 +112,9 @@ type signer struct {
 	reminder         *clock.Task
 }
 
-// document is a document of a case file. Its content is produced on demand
-// (render), so a stored case file stays small.
-type document struct {
+// Document is a document of a case file. Its content is produced on demand
+// (Render) or read from disk (OrigPath), so a stored case file stays small.
+type Document struct {
 	ID            int64
 	DocumentID    string
 	Title         string
@@ -123,7 +123,9 @@ type document struct {
 	DocumentOrder int    // from the Send definition (there: else the position)
 	MetaData      string // from the Send definition
 	Created       time.Time
-	render        func() ([]byte, error)
+	// Render produces the content of a document made on demand (a form's
+	// answers); nil for an uploaded one, which has OrigPath.
+	Render func() ([]byte, error)
 
 	// Signing simulation (signing.go, pdf.go).
 	CaseFileID int64
@@ -131,7 +133,7 @@ type document struct {
 	Status     int      // follows the case file: 0 new, 1 pending, 5 completed …
 	FileSize   int64    // size of the original, once known
 	Lines      []*signatureLine
-	origPath   string // the uploaded original on disk (Send API); empty: render
+	OrigPath   string // the uploaded original on disk (Send API); empty: Render
 	signedPath string // the signed PDF on disk, once completed
 }
 
@@ -145,8 +147,8 @@ type signatureLine struct {
 	SignOrder int
 }
 
-// attachment is a file uploaded through a FILE field.
-type attachment struct {
+// Attachment is a file uploaded through a FILE field.
+type Attachment struct {
 	ID          int64
 	Filename    string
 	ContentType string
@@ -162,20 +164,14 @@ func newCaseFileStore(now func() time.Time) *caseFileStore {
 func (c *caseFileStore) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.files, c.docs, c.docsByID = map[int64]*caseFile{}, map[string]*document{}, map[int64]*document{}
+	c.files, c.docs, c.docsByID = map[int64]*CaseFile{}, map[string]*Document{}, map[int64]*Document{}
 	c.nextCase, c.nextRow = 1, 1
-}
-
-// initCaseFiles sets up the signing store.
-func (s *Server) initCaseFiles() {
-	s.cases = newCaseFileStore(s.Now)
-	s.onReset(s.cases.reset)
 }
 
 // visible tells whether u may read cf: the owner; a super API user or
 // anyone when it is in a shared folder, within the customer
 // (docs/platform.md, "Signing service").
-func visible(cf *caseFile, u *user) bool {
+func visible(cf *CaseFile, u *user) bool {
 	return cf.CustomerID == u.CustomerID && (cf.UserID == u.ID || u.SuperUser || cf.Shared)
 }
 
@@ -183,7 +179,7 @@ func visible(cf *caseFile, u *user) bool {
 // or belongs to another customer, 403 when it belongs to another user of
 // the customer, u is not a super API user and the case file is not in a
 // shared folder.
-func (c *caseFileStore) access(id int64, u *user) (*caseFile, error) {
+func (c *caseFileStore) access(id int64, u *user) (*CaseFile, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	cf := c.files[id]
@@ -201,7 +197,7 @@ func (c *caseFileStore) access(id int64, u *user) (*caseFile, error) {
 // deriving the signature lines: a signable document gets one line per
 // signer who signs it (signsDocument), with that signer's role and sign
 // order. Then it runs the onAdd hook (activation).
-func (c *caseFileStore) add(cf *caseFile) {
+func (c *caseFileStore) add(cf *CaseFile) {
 	c.mu.Lock()
 	hook := c.onAdd
 	if cf.Created.IsZero() && c.now != nil {
@@ -246,7 +242,7 @@ func (c *caseFileStore) add(cf *caseFile) {
 }
 
 // remove forgets a case file and its documents; call with c.mu held.
-func (c *caseFileStore) removeLocked(cf *caseFile) {
+func (c *caseFileStore) removeLocked(cf *CaseFile) {
 	for _, d := range cf.Documents {
 		delete(c.docs, d.DocumentID)
 		delete(c.docsByID, d.ID)
@@ -254,9 +250,9 @@ func (c *caseFileStore) removeLocked(cf *caseFile) {
 	delete(c.files, cf.ID)
 }
 
-// document answers a document by its integer id (all digits) or by its
+// Document answers a document by its integer id (all digits) or by its
 // string documentId key (docs/platform.md, "Document ids").
-func (c *caseFileStore) document(key string) *document {
+func (c *caseFileStore) Document(key string) *Document {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if id, ok := allDigits(key); ok {

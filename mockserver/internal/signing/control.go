@@ -1,4 +1,4 @@
-package mockserver
+package signing
 
 import (
 	"net/http"
@@ -27,20 +27,20 @@ const (
 type signerActionRule struct {
 	from      []int
 	needEmail bool
-	event     string
+	Event     string
 	to        int
 }
 
 func signerActionRules() map[string]signerActionRule {
 	active := []int{sgPending, sgUndeliverable}
 	return map[string]signerActionRule{
-		ActionRequestOpened: {from: active, needEmail: true, event: evSignerReqOpened, to: -1},
-		ActionOpen:          {from: active, event: evSignerOpened, to: -1},
-		ActionSign:          {from: active, event: evSignerSigned, to: sgSigned},
-		ActionReject:        {from: active, event: evSignerRejected, to: sgRejected},
-		ActionBounce:        {from: active, needEmail: true, event: evSignerBounce, to: -1},
-		ActionUndeliverable: {from: []int{sgPending}, needEmail: true, event: evSignerUndeliver, to: sgUndeliverable},
-		ActionDelete:        {from: []int{sgNew, sgPending, sgUndeliverable}, event: evSignerDeleted, to: sgDeleted},
+		ActionRequestOpened: {from: active, needEmail: true, Event: evSignerReqOpened, to: -1},
+		ActionOpen:          {from: active, Event: evSignerOpened, to: -1},
+		ActionSign:          {from: active, Event: evSignerSigned, to: sgSigned},
+		ActionReject:        {from: active, Event: evSignerRejected, to: sgRejected},
+		ActionBounce:        {from: active, needEmail: true, Event: evSignerBounce, to: -1},
+		ActionUndeliverable: {from: []int{sgPending}, needEmail: true, Event: evSignerUndeliver, to: sgUndeliverable},
+		ActionDelete:        {from: []int{sgNew, sgPending, sgUndeliverable}, Event: evSignerDeleted, to: sgDeleted},
 	}
 }
 
@@ -49,7 +49,7 @@ func signerActionRules() map[string]signerActionRule {
 // are in the event log, before it returns. An unknown case file, signer or
 // action is a 404 error; an action the current state does not allow is a
 // 409 error.
-func (s *Server) SignerAction(caseFileID, signerID int64, action string) error {
+func (s *Service) SignerAction(caseFileID, signerID int64, action string) error {
 	rule, ok := signerActionRules()[action]
 	if !ok {
 		return wire.NotFound("no signer action %q; actions: request-opened, open, sign, reject, bounce, undeliverable, delete", action)
@@ -79,12 +79,12 @@ func (s *Server) SignerAction(caseFileID, signerID int64, action string) error {
 			}
 		})
 	}
-	s.emitSigner(cf, sg, rule.event)
+	s.emitSigner(cf, sg, rule.Event)
 	switch action {
 	case ActionReject:
 		s.cancelTimers(cf)
 		s.write(func() { cf.Status = cfRejected })
-		s.emitCaseFile(cf, evCaseFileRejected)
+		s.EmitCaseFile(cf, evCaseFileRejected)
 	case ActionSign, ActionDelete:
 		s.progress(cf)
 	}
@@ -93,7 +93,7 @@ func (s *Server) SignerAction(caseFileID, signerID int64, action string) error {
 
 // ShareCaseFile puts a case file in the customer's shared folder (shared
 // true), where every user of the customer may read it, or takes it out.
-func (s *Server) ShareCaseFile(caseFileID int64, shared bool) error {
+func (s *Service) ShareCaseFile(caseFileID int64, shared bool) error {
 	s.cases.mu.Lock()
 	defer s.cases.mu.Unlock()
 	cf := s.cases.files[caseFileID]
@@ -113,10 +113,10 @@ func pathID(r *http.Request, name string) (int64, error) {
 	return n, nil
 }
 
-// ctlSignerAction is POST /mock/casefiles/{id}/signers/{signerId}/{action}:
+// CtlSignerAction is POST /mock/casefiles/{id}/signers/{signerId}/{action}:
 // it answers the case file as the signing service shows it, after the
 // action took effect.
-func (s *Server) ctlSignerAction(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) CtlSignerAction(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err
@@ -131,8 +131,8 @@ func (s *Server) ctlSignerAction(w http.ResponseWriter, r *http.Request) error {
 	return s.writeCaseFile(w, id)
 }
 
-// ctlSharedFolder is POST /mock/casefiles/{id}/shared-folder {"shared":bool}.
-func (s *Server) ctlSharedFolder(w http.ResponseWriter, r *http.Request) error {
+// CtlSharedFolder is POST /mock/casefiles/{id}/shared-folder {"shared":bool}.
+func (s *Service) CtlSharedFolder(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err
@@ -140,7 +140,7 @@ func (s *Server) ctlSharedFolder(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		Shared *bool `json:"shared"`
 	}
-	if err := wire.DecodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeBody(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
 		return err
 	}
 	if body.Shared == nil {
@@ -156,7 +156,7 @@ func (s *Server) ctlSharedFolder(w http.ResponseWriter, r *http.Request) error {
 
 // SetCaseFileExpiry sets when a case file that is still pending expires
 // (sign.casefile.expired, status 7); at must be in the future.
-func (s *Server) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
+func (s *Service) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	cf, _ := s.lookupSigner(caseFileID, 0)
@@ -178,8 +178,8 @@ func (s *Server) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
 	return nil
 }
 
-// ctlExpiry is POST /mock/casefiles/{id}/expiry {"expireAt":"<RFC 3339>"}.
-func (s *Server) ctlExpiry(w http.ResponseWriter, r *http.Request) error {
+// CtlExpiry is POST /mock/casefiles/{id}/expiry {"expireAt":"<RFC 3339>"}.
+func (s *Service) CtlExpiry(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err
@@ -187,7 +187,7 @@ func (s *Server) ctlExpiry(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		ExpireAt string `json:"expireAt"`
 	}
-	if err := wire.DecodeBody(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeBody(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
 		return err
 	}
 	at, err := time.Parse(time.RFC3339Nano, body.ExpireAt)
@@ -202,13 +202,13 @@ func (s *Server) ctlExpiry(w http.ResponseWriter, r *http.Request) error {
 	return s.writeCaseFile(w, id)
 }
 
-// ctlAnonymize is POST /mock/casefiles/{id}/anonymize: it anonymizes a
+// CtlAnonymize is POST /mock/casefiles/{id}/anonymize: it anonymizes a
 // finished case file (completed, rejected, expired or failed) as the
 // platform does after its retention period (AnonymizeCaseFile): status 8,
 // the signers' and CC recipients' names and emails blanked, signing links
 // gone. It answers the case file as the signing service then shows it; an
 // unknown case file 404, one not finished 409.
-func (s *Server) ctlAnonymize(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) CtlAnonymize(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err

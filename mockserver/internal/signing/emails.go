@@ -1,6 +1,7 @@
-package mockserver
+package signing
 
 import (
+	"cmp"
 	"net/http"
 	"time"
 
@@ -10,10 +11,10 @@ import (
 )
 
 // maxEmails bounds the outbox; the oldest emails are dropped first.
-const maxEmails = 10_000
+const MaxEmails = 10_000
 
-// email is one message in the outbox, the shape of GET /mock/emails.
-type email struct {
+// Email is one message in the outbox, the shape of GET /mock/emails.
+type Email struct {
 	To          string    `json:"to"`
 	Subject     string    `json:"subject"`
 	Text        string    `json:"text"`
@@ -21,27 +22,27 @@ type email struct {
 	At          time.Time `json:"at"`
 }
 
-// emailTexts are the texts a Send definition gives a signer; an empty
+// EmailTexts are the texts a Send definition gives a signer; an empty
 // field falls back to the default text.
-type emailTexts struct {
+type EmailTexts struct {
 	RequestSubject, RequestText     string
 	ReminderSubject, ReminderText   string
 	CompletedSubject, CompletedText string
 }
 
 // outbox holds the last maxEmails emails the mock has "sent", oldest first.
-type outbox = ring.Ring[email]
+type outbox = ring.Ring[Email]
 
-func newOutbox() *outbox { return ring.New[email](maxEmails) }
+func newOutbox() *outbox { return ring.New[Email](MaxEmails) }
 
-// sendEmail puts an email to one recipient in the outbox, dated now.
+// SendEmail puts an email to one recipient in the outbox, dated now.
 // signingLink may be empty.
-func (s *Server) sendEmail(to, subject, text, signingLink string) {
-	s.sign.outbox.Add(email{To: to, Subject: subject, Text: text, SigningLink: signingLink, At: s.Now().UTC()})
+func (s *Service) SendEmail(to, subject, text, signingLink string) {
+	s.sign.outbox.Add(Email{To: to, Subject: subject, Text: text, SigningLink: signingLink, At: s.Now().UTC()})
 }
 
-// ctlEmails is GET /mock/emails: {"items":[{"to","subject","text","signingLink","at"}]}.
-func (s *Server) ctlEmails(w http.ResponseWriter, _ *http.Request) error {
+// CtlEmails is GET /mock/emails: {"items":[{"to","subject","text","signingLink","at"}]}.
+func (s *Service) CtlEmails(w http.ResponseWriter, _ *http.Request) error {
 	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.sign.outbox.List()})
 	return nil
 }
@@ -50,29 +51,29 @@ func (s *Server) ctlEmails(w http.ResponseWriter, _ *http.Request) error {
 // ("request", "reminder", "completed"): the signer's own texts where the
 // Send definition gave them, else defaults naming the case file and, for
 // requests and reminders, the signing link.
-func signerEmail(kind string, cf *caseFile, sg *signer, link string) (subject, text string) {
+func signerEmail(kind string, cf *CaseFile, sg *Signer, link string) (subject, text string) {
 	t := sg.Texts
 	switch kind {
 	case "reminder":
-		subject = cmpOr(t.ReminderSubject, "Reminder: please sign \""+cf.Title+"\"")
-		text = cmpOr(t.ReminderText, "Dear "+sg.Name+",\n\nthis is a reminder that \""+cf.Title+
+		subject = cmp.Or(t.ReminderSubject, "Reminder: please sign \""+cf.Title+"\"")
+		text = cmp.Or(t.ReminderText, "Dear "+sg.Name+",\n\nthis is a reminder that \""+cf.Title+
 			"\" is waiting for your signature. Open the signing page to sign:\n"+link)
 	case "completed":
-		subject = cmpOr(t.CompletedSubject, "\""+cf.Title+"\" has been signed by everyone")
-		text = cmpOr(t.CompletedText, "Dear "+sg.Name+",\n\nevery signer has signed \""+cf.Title+
+		subject = cmp.Or(t.CompletedSubject, "\""+cf.Title+"\" has been signed by everyone")
+		text = cmp.Or(t.CompletedText, "Dear "+sg.Name+",\n\nevery signer has signed \""+cf.Title+
 			"\". The signed documents are ready:\n"+link)
 	default:
-		subject = cmpOr(t.RequestSubject, "Please sign \""+cf.Title+"\"")
-		text = cmpOr(t.RequestText, "Dear "+sg.Name+",\n\nyou are asked to sign \""+cf.Title+
+		subject = cmp.Or(t.RequestSubject, "Please sign \""+cf.Title+"\"")
+		text = cmp.Or(t.RequestText, "Dear "+sg.Name+",\n\nyou are asked to sign \""+cf.Title+
 			"\". Open the signing page to read and sign the documents:\n"+link)
 	}
 	return subject, text
 }
 
 // ccEmail is the email a CC recipient gets when the case file completes.
-func ccEmail(cf *caseFile, cc ccRecipient) (subject, text string) {
+func ccEmail(cf *CaseFile, cc CCRecipient) (subject, text string) {
 	subject = "Copy: \"" + cf.Title + "\" has been signed by everyone"
-	text = "Dear " + cmpOr(cc.Name, cc.Email) + ",\n\nyou receive this copy because you are a CC recipient of \"" +
+	text = "Dear " + cmp.Or(cc.Name, cc.Email) + ",\n\nyou receive this copy because you are a CC recipient of \"" +
 		cf.Title + "\". Every signer has signed it."
 	return subject, text
 }
