@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/collect"
 )
 
 // BenchmarkPublicFormGET compares GET of a public form page over loopback
@@ -68,18 +70,18 @@ func BenchmarkSubmissionMemory(b *testing.B) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before) // before the inputs: the answer strings they hold are retained too
-	inputs := make([]*submissionInput, b.N)
+	inputs := make([]*collect.SubmissionInput, b.N)
 	for i := range inputs {
 		vals := validAnswers()
 		for k, v := range vals {
 			vals[k] = strings.Clone(v) // on the heap, as values read from a request are
 		}
-		inputs[i] = &submissionInput{values: vals}
+		inputs[i] = collect.NewSubmissionInput(vals, nil)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		if _, err := s.submit(id, "", inputs[i]); err != nil {
+		if _, err := s.collect.Submit(id, "", inputs[i]); err != nil {
 			b.Fatal(err)
 		}
 	}

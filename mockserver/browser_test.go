@@ -103,16 +103,13 @@ func TestBrowserFillsPublicPage(t *testing.T) {
 	run(t, ctx, "type the VAT", chromedp.SendKeys(chromedp.CSS("#in-vat"), "12345678"))
 	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
 	id := run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
-	s.forms.mu.Lock()
-	subs := s.forms.forms[f.ExternalID].subs
-	s.forms.mu.Unlock()
+	subs := s.collect.Submissions(f.ExternalID)
 	if id != "1" || len(subs) != 1 {
 		t.Fatalf("thank-you page says %q; %d submissions stored", id, len(subs))
 	}
-	ans := subs[0].answers(f.ExternalID)
-	v := subs[0].version
-	if v.value(subs[0].values, "fullName") != "Ann Browser" || v.value(subs[0].values, "email") != "ann@example.com" ||
-		v.value(subs[0].values, "companyName") != "Browser ApS" || len(ans.Sections) != 3 {
+	ans := subs[0].Answers(f.ExternalID)
+	if subs[0].Answer("fullName") != "Ann Browser" || subs[0].Answer("email") != "ann@example.com" ||
+		subs[0].Answer("companyName") != "Browser ApS" || len(ans.Sections) != 3 {
 		t.Fatalf("stored answers: %+v", ans)
 	}
 }
@@ -156,13 +153,11 @@ func TestBrowserFillsMultiEntrySection(t *testing.T) {
 	run(t, ctx, "type title 1", chromedp.SendKeys(chromedp.CSS("#in-job_title-1"), "Lead"))
 	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
 	id := run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
-	s.forms.mu.Lock()
-	subs := s.forms.forms[f.ExternalID].subs
-	s.forms.mu.Unlock()
+	subs := s.collect.Submissions(f.ExternalID)
 	if id != "1" || len(subs) != 1 {
 		t.Fatalf("thank-you page says %q; %d submissions stored", id, len(subs))
 	}
-	ans := subs[0].answers(f.ExternalID)
+	ans := subs[0].Answers(f.ExternalID)
 	inst := ans.Sections[1].Instances
 	if len(inst) != 2 || inst[0].Answers[0].Value != "First ApS" || inst[0].Answers[1].Value != "Developer" ||
 		inst[1].Answers[0].Value != "Second A/S" || inst[1].Answers[1].Value != "Lead" {
@@ -231,16 +226,14 @@ func TestBrowserTextareaAndRadios(t *testing.T) {
 	run(t, ctx, "type comments", chromedp.SendKeys(chromedp.CSS("#in-comments"), "line one\nline two"))
 	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
 	run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
-	s.forms.mu.Lock()
-	subs := s.forms.forms[f.ExternalID].subs
-	s.forms.mu.Unlock()
+	subs := s.collect.Submissions(f.ExternalID)
 	if len(subs) != 1 {
 		t.Fatalf("%d submissions stored, want 1", len(subs))
 	}
 	// Browsers send a textarea's line breaks as CRLF (the HTML form
 	// submission rules); the mock keeps the answer as sent.
 	want := map[string]string{"contact": "yes", "phone": "+45 12345678", "comments": "line one\r\nline two"}
-	for _, a := range subs[0].answers(f.ExternalID).Sections[0].Answers {
+	for _, a := range subs[0].Answers(f.ExternalID).Sections[0].Answers {
 		if w, ok := want[a.Name]; ok && a.Value != w {
 			t.Errorf("%s = %q, want %q", a.Name, a.Value, w)
 		}

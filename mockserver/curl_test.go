@@ -31,12 +31,7 @@ func TestCurlWalkthrough(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "walkthrough ok") {
 		t.Fatalf("script: %v\n%s", err, out)
 	}
-	s.forms.mu.Lock()
-	n := 0
-	for _, f := range s.forms.forms {
-		n += len(f.subs)
-	}
-	s.forms.mu.Unlock()
+	_, _, n := s.collect.Counts()
 	if n != 1 {
 		t.Fatalf("%d submissions stored, want 1", n)
 	}

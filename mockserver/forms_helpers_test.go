@@ -97,9 +97,8 @@ func fieldOf(m map[string]any, si, fi int) map[string]any {
 }
 
 func (s *Server) formCount() int {
-	s.forms.mu.Lock()
-	defer s.forms.mu.Unlock()
-	return len(s.forms.forms)
+	n, _, _ := s.collect.Counts()
+	return n
 }
 
 func (s *Server) caseFileCount() int {

@@ -3,6 +3,8 @@ package mockserver
 import (
 	"strings"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver/internal/collect"
 )
 
 func TestFormStateTable(t *testing.T) {
@@ -16,7 +18,7 @@ func TestFormStateTable(t *testing.T) {
 	if f.Status != "DRAFT" || f.Version != 1 || f.ExternalID == "" || f.PublicURL != "" {
 		t.Fatalf("create: %+v", f)
 	}
-	if _, err := s.submit(f.ExternalID, "", &submissionInput{values: validAnswers()}); err == nil {
+	if _, err := s.collect.Submit(f.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil)); err == nil {
 		t.Fatal("a DRAFT form accepted a submission")
 	}
 	// DRAFT → publish → ACTIVE with a public URL.
@@ -37,8 +39,8 @@ func TestFormStateTable(t *testing.T) {
 	if got.Status != "ACTIVE" || got.Version != 1 || got.Name != "Membership" || got.DraftVersion != 2 || got.PublicURL == "" {
 		t.Fatalf("live version changed by update: %+v", got)
 	}
-	sub1, err := s.submit(f.ExternalID, "", &submissionInput{values: validAnswers()})
-	if err != nil || sub1.version.number != 1 {
+	sub1, err := s.collect.Submit(f.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil))
+	if err != nil || sub1.VersionNumber() != 1 {
 		t.Fatalf("live version 1 should keep serving: %v", err)
 	}
 	// publish again → version 2 live.
@@ -52,14 +54,14 @@ func TestFormStateTable(t *testing.T) {
 	if st, b := call(t, s, "POST", path(f.ExternalID, "/archive"), tok, nil, &got); st != 200 || got.Status != "ARCHIVED" || got.PublicURL != "" {
 		t.Fatalf("archive: %d %s", st, b)
 	}
-	if _, err := s.submit(f.ExternalID, "", &submissionInput{values: validAnswers()}); err == nil {
+	if _, err := s.collect.Submit(f.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil)); err == nil {
 		t.Fatal("an ARCHIVED form accepted a submission")
 	}
 	var list struct {
 		Items []submissionJSON `json:"items"`
 		Total int              `json:"total"`
 	}
-	if st, _ := call(t, s, "GET", path(f.ExternalID, "/submissions"), tok, nil, &list); st != 200 || list.Total != 1 || list.Items[0].SubmissionID != sub1.id {
+	if st, _ := call(t, s, "GET", path(f.ExternalID, "/submissions"), tok, nil, &list); st != 200 || list.Total != 1 || list.Items[0].SubmissionID != sub1.ID() {
 		t.Fatalf("submissions after archive: %d %+v", st, list)
 	}
 }
@@ -195,9 +197,7 @@ func TestPrefillRequests(t *testing.T) {
 		{"missing answers", nil, 422, []string{"answers"}},
 	}
 	for _, tc := range tests {
-		s.forms.mu.Lock()
-		n := len(s.forms.requests)
-		s.forms.mu.Unlock()
+		_, n, _ := s.collect.Counts()
 		var out struct {
 			RequestURL string `json:"requestUrl"`
 			RequestID  string `json:"requestId"`
@@ -215,9 +215,8 @@ func TestPrefillRequests(t *testing.T) {
 		if st != tc.status || strings.Join(got, ",") != strings.Join(tc.fields, ",") {
 			t.Errorf("%s: %d %s", tc.name, st, b)
 		}
-		s.forms.mu.Lock()
-		added := len(s.forms.requests) - n
-		s.forms.mu.Unlock()
+		_, after, _ := s.collect.Counts()
+		added := after - n
 		if want := map[bool]int{true: 1, false: 0}[st == 200]; added != want {
 			t.Errorf("%s: %d requests stored", tc.name, added)
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/collect"
 )
 
 // FuzzListQueries sends an arbitrary query string to every list endpoint:
@@ -19,7 +21,7 @@ func FuzzListQueries(f *testing.F) {
 	tok := login(f, s, s.DefaultCredentials())
 	form := activeForm(f, s, tok, sampleForm())
 	for range 3 {
-		if _, err := s.submit(form.ExternalID, "", &submissionInput{values: validAnswers()}); err != nil {
+		if _, err := s.collect.Submit(form.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			f.Fatal(err)
 		}
 	}
@@ -70,13 +72,7 @@ func BenchmarkListSubmissionsOffset(b *testing.B) {
 	s := newManual(b)
 	tok := login(b, s, s.DefaultCredentials())
 	form := activeForm(b, s, tok, sampleForm())
-	s.forms.mu.Lock()
-	fm := s.forms.forms[form.ExternalID]
-	for i := range n {
-		fm.subs = append(fm.subs, &submission{id: int64(i + 1), caseFileID: int64(i + 1),
-			version: fm.live, completedAt: epoch})
-	}
-	s.forms.mu.Unlock()
+	s.collect.AddBareSubmissions(form.ExternalID, n, epoch)
 	get := func(offset int) time.Duration {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.URL.Path = "/collect/api/v1/forms/" + form.ExternalID + "/submissions"

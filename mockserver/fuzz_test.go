@@ -156,7 +156,6 @@ func fuzzMultipart(parts ...fuzzPart) []byte {
 
 // prefillCount answers how many prefilled requests exist.
 func (s *Server) prefillCount() int {
-	s.forms.mu.Lock()
-	defer s.forms.mu.Unlock()
-	return len(s.forms.requests)
+	_, n, _ := s.collect.Counts()
+	return n
 }

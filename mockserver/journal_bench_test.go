@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/collect"
 )
 
 // BenchmarkSubmissionJournaled compares, in interleaved rounds, a form
@@ -39,7 +41,7 @@ func BenchmarkSubmissionJournaled(b *testing.B) {
 		runtime.ReadMemStats(&m0)
 		start := time.Now()
 		for range batch {
-			if _, err := sub.s.submit(sub.id, "", &submissionInput{values: validAnswers()}); err != nil {
+			if _, err := sub.s.collect.Submit(sub.id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -3,7 +3,6 @@ package mockserver
 import (
 	"context"
 	"errors"
-	"html/template"
 	"net"
 	"net/http"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
+	"github.com/signkit/signkit-go/mockserver/internal/collect"
 	"github.com/signkit/signkit-go/mockserver/internal/send"
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
 	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
@@ -32,14 +32,13 @@ type Server struct {
 
 	// Per-domain state, each in its own file with its own lock.
 	accounts *accounts.Service // users and tokens (internal/accounts)
-	forms    *formStore
-	signing  *signing.Service   // case files, simulation, signing pages, events, emails (internal/signing)
-	webhooks *webhook.Service   // subscriptions, delivery engine, deliveries journal (internal/webhook)
-	faults   *faultStore        // injected faults (faults.go)
-	pages    *template.Template // public pages, parsed once per server
-	quotas   *quotas            // per-account storage limits (limits.go)
-	send     *send.Service      // Send jobs and the queue status check (internal/send)
-	tmp      *tmpdir.Dir        // uploaded files and signed PDFs
+	collect  *collect.Service  // forms, prefilled requests, public pages, submissions (internal/collect)
+	signing  *signing.Service  // case files, simulation, signing pages, events, emails (internal/signing)
+	webhooks *webhook.Service  // subscriptions, delivery engine, deliveries journal (internal/webhook)
+	faults   *faultStore       // injected faults (faults.go)
+	quotas   *quotas           // per-account storage limits (limits.go)
+	send     *send.Service     // Send jobs and the queue status check (internal/send)
+	tmp      *tmpdir.Dir       // uploaded files and signed PDFs
 
 	resetHooks []func() // run by Reset, in registration order
 
@@ -72,11 +71,10 @@ func (s *Server) initDomains() {
 	s.tmp = &tmpdir.Dir{}
 	s.onReset(s.quotas.reset)
 	s.initAccounts()
-	s.initForms()
 	s.initSigning()
+	s.initCollect()  // after initSigning: a submission creates a case file there
 	s.initSend()     // after initSigning: its jobs create case files there
 	s.initWebhooks() // after initSigning: it listens to the event log
-	s.initPublicPages()
 	if s.cfg.control {
 		s.initControl()
 	}

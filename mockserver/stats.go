@@ -21,12 +21,7 @@ type Stats struct {
 // Stats answers what the mock holds now, across all customers.
 func (s *Server) Stats() Stats {
 	var st Stats
-	s.forms.mu.Lock()
-	st.Forms, st.PrefillRequests = len(s.forms.forms), len(s.forms.requests)
-	for _, f := range s.forms.forms {
-		st.Submissions += len(f.subs)
-	}
-	s.forms.mu.Unlock()
+	st.Forms, st.PrefillRequests, st.Submissions = s.collect.Counts()
 	st.CaseFiles = s.signing.Count()
 	st.Jobs = s.send.Count()
 	st.Subscriptions = s.webhooks.Count()

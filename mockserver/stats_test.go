@@ -1,6 +1,10 @@
 package mockserver
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/signkit/signkit-go/mockserver/internal/collect"
+)
 
 func TestStatsCountWhatIsStored(t *testing.T) {
 	t.Parallel()
@@ -15,7 +19,7 @@ func TestStatsCountWhatIsStored(t *testing.T) {
 		t.Fatalf("prefill: %d %s", st, b)
 	}
 	for range 2 {
-		if _, err := s.submit(id, "", &submissionInput{values: validAnswers()}); err != nil {
+		if _, err := s.collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/collect"
 )
 
 func TestSubmissionCreatesCaseFile(t *testing.T) {
@@ -15,13 +17,13 @@ func TestSubmissionCreatesCaseFile(t *testing.T) {
 	s := newManual(t)
 	tok := login(t, s, s.DefaultCredentials())
 	id := activeForm(t, s, tok, sampleForm()).ExternalID
-	in := &submissionInput{values: validAnswers(), files: map[string]*upload{
-		"attachment": {filename: "cv.txt", contentType: "text/plain", data: []byte("hello"), size: 5}}}
-	sub, err := s.submit(id, "", in)
+	in := collect.NewSubmissionInput(validAnswers(), map[string]*collect.Upload{
+		"attachment": collect.NewUpload("cv.txt", "text/plain", []byte("hello"))})
+	sub, err := s.collect.Submit(id, "", in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cf, err := s.signing.Access(sub.caseFileID, s.accounts.ByID(DefaultUserID))
+	cf, err := s.signing.Access(sub.CaseFileID(), s.accounts.ByID(DefaultUserID))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +54,8 @@ func TestSubmissionCreatesCaseFile(t *testing.T) {
 		t.Fatalf("download: %d %q", st, body)
 	}
 	var ans answersJSON
-	st, b = call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", id, sub.id), tok, nil, &ans)
-	if st != 200 || ans.SubmissionID != sub.id || ans.ExternalID != id || ans.Version != 1 || len(ans.Sections) != 3 ||
+	st, b = call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", id, sub.ID()), tok, nil, &ans)
+	if st != 200 || ans.SubmissionID != sub.ID() || ans.ExternalID != id || ans.Version != 1 || len(ans.Sections) != 3 ||
 		ans.Sections[1].Slug != "company" || ans.Sections[1].Answers[0].Value != "Ann ApS" || ans.Sections[2].Answers[0].Value != "cv.txt" {
 		t.Fatalf("answers: %d %s", st, b)
 	}
@@ -72,11 +74,11 @@ func TestHiddenSectionAnswersAreDropped(t *testing.T) {
 	in := validAnswers()
 	in["hasCompany"] = "no"
 	in["vat"] = "not a number" // hidden: ignored, not validated
-	sub, err := s.submit(id, "", &submissionInput{values: in})
+	sub, err := s.collect.Submit(id, "", collect.NewSubmissionInput(in, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans := sub.answers(id)
+	ans := sub.Answers(id)
 	if len(ans.Sections) != 2 || ans.Sections[1].Slug != "review" || len(ans.Sections[0].Answers) != 4 {
 		t.Fatalf("answers of a hidden section or field kept: %+v", ans)
 	}
@@ -88,7 +90,7 @@ func TestSubmissionListing(t *testing.T) {
 	tok := login(t, s, s.DefaultCredentials())
 	id := activeForm(t, s, tok, sampleForm()).ExternalID
 	for range 25 {
-		if _, err := s.submit(id, "", &submissionInput{values: validAnswers()}); err != nil {
+		if _, err := s.collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			t.Fatal(err)
 		}
 		s.Advance(time.Minute)
@@ -147,7 +149,7 @@ func TestOwnership(t *testing.T) {
 	s := newManual(t)
 	tok := login(t, s, s.DefaultCredentials())
 	id := activeForm(t, s, tok, sampleForm()).ExternalID
-	sub, err := s.submit(id, "", &submissionInput{values: validAnswers()})
+	sub, err := s.collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,8 +164,8 @@ func TestOwnership(t *testing.T) {
 	super := add(UserSpec{Name: "Super", SuperUser: true})
 	stranger := add(UserSpec{Name: "Stranger", NewCustomer: true, SuperUser: true})
 	paths := []string{"/collect/api/v1/forms/" + id, "/collect/api/v1/forms/" + id + "/submissions",
-		fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", id, sub.id),
-		fmt.Sprintf("/collect/api/v1/casefiles/%d/files", sub.caseFileID)}
+		fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", id, sub.ID()),
+		fmt.Sprintf("/collect/api/v1/casefiles/%d/files", sub.CaseFileID())}
 	tests := []struct {
 		name, tok string
 		status    int

@@ -1,4 +1,4 @@
-package mockserver
+package collect
 
 import (
 	"fmt"
@@ -22,9 +22,10 @@ type prefillV2 struct {
 	Answers map[string][]map[string]prefillAnswer `json:"answers"`
 }
 
-func (s *Server) handleCreateRequest(w http.ResponseWriter, r *http.Request) error {
+// HandleCreateRequest is POST {Forms}/v1/forms/{externalId}/requests: a prefilled request (v1 answers).
+func (s *Service) HandleCreateRequest(w http.ResponseWriter, r *http.Request) error {
 	var body prefillV1
-	if err := wire.DecodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
 		return err
 	}
 	if body.Answers == nil {
@@ -35,9 +36,10 @@ func (s *Server) handleCreateRequest(w http.ResponseWriter, r *http.Request) err
 	})
 }
 
-func (s *Server) handleCreateRequestV2(w http.ResponseWriter, r *http.Request) error {
+// HandleCreateRequestV2 is POST {Forms}/v2/forms/{externalId}/requests: a prefilled request (v2 sections).
+func (s *Service) HandleCreateRequestV2(w http.ResponseWriter, r *http.Request) error {
 	var body prefillV2
-	if err := wire.DecodeJSON(w, r, s.cfg.maxBodyBytes, &body); err != nil {
+	if err := wire.DecodeJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
 		return err
 	}
 	if body.Answers == nil {
@@ -50,7 +52,7 @@ func (s *Server) handleCreateRequestV2(w http.ResponseWriter, r *http.Request) e
 
 // storeRequest stores a prefilled request built by build and answers 200
 // with its link.
-func (s *Server) storeRequest(w http.ResponseWriter, r *http.Request, build func(*formVersion) (map[int][]map[string]prefillAnswer, wire.Problems)) error {
+func (s *Service) storeRequest(w http.ResponseWriter, r *http.Request, build func(*formVersion) (map[int][]map[string]prefillAnswer, wire.Problems)) error {
 	id := r.PathValue("externalId")
 	pf, err := s.forms.addRequest(id, userFrom(r), build)
 	if err != nil {
@@ -140,7 +142,8 @@ func prefillProblem(def *fieldJSON, value string) string {
 	return checkValue(def, value)
 }
 
-func (s *Server) handleRequestAnswers(w http.ResponseWriter, r *http.Request) error {
+// HandleRequestAnswers is GET {Forms}/v1/forms/{externalId}/requests/{requestId}/answers.
+func (s *Service) HandleRequestAnswers(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("externalId")
 	sub, err := s.forms.requestSubmission(id, r.PathValue("requestId"), userFrom(r))
 	if err != nil {

@@ -1,4 +1,4 @@
-package mockserver
+package collect
 
 import (
 	"sync"
@@ -16,11 +16,11 @@ type formStore struct {
 	forms    map[string]*form
 	nextSub  int64
 	requests map[string]*form // prefill request id → form
-	quotas   *quotas          // the server's per-account limits
+	limits   Limits           // the server's per-account limits
 }
 
-func newFormStore(q *quotas) *formStore {
-	f := &formStore{quotas: q}
+func newFormStore(l Limits) *formStore {
+	f := &formStore{limits: l}
 	f.reset()
 	return f
 }
@@ -31,16 +31,10 @@ func (f *formStore) reset() {
 	f.forms, f.requests, f.nextSub = map[string]*form{}, map[string]*form{}, 1
 }
 
-// initForms sets up the forms service and its endpoints.
-func (s *Server) initForms() {
-	s.forms = newFormStore(s.quotas)
-	s.onReset(s.forms.reset)
-}
-
 // create stores a new form owned by u: DRAFT, or ACTIVE when publish is set
 // (?publish=true). It answers the form as GET shows it.
 func (f *formStore) create(def *formJSON, u *user, now time.Time, publish bool, base string) (formJSON, error) {
-	if err := f.quotas.forms.take(u.CustomerID, 1); err != nil {
+	if err := f.limits.TakeForm(u.CustomerID); err != nil {
 		return formJSON{}, err
 	}
 	fm := &form{externalID: ids.UUID(), ownerID: u.ID, customerID: u.CustomerID, status: stateDraft,
@@ -100,8 +94,8 @@ func (f *formStore) update(id string, u *user, def *formJSON, publish bool, base
 	case stateDraft:
 		fm.draft = newVersion(fm.draft.number, def)
 	case stateActive:
-		if max := f.quotas.versions; max >= 0 && fm.live.number+1 > max {
-			return formJSON{}, errStorageLimit("Versions", max, fm.customerID)
+		if max := f.limits.Versions; max >= 0 && fm.live.number+1 > max {
+			return formJSON{}, f.limits.VersionsError(fm.customerID)
 		}
 		fm.draft = newVersion(fm.live.number+1, def)
 	default:
@@ -171,7 +165,7 @@ func (f *formStore) addRequest(id string, u *user, build func(*formVersion) (map
 	if len(p) > 0 {
 		return nil, p.Err()
 	}
-	if err := f.quotas.prefills.take(fm.customerID, 1); err != nil {
+	if err := f.limits.TakePrefill(fm.customerID); err != nil {
 		return nil, err
 	}
 	pf := &prefill{id: ids.UUID(), sections: secs}

@@ -1,4 +1,4 @@
-package mockserver
+package collect
 
 import (
 	"encoding/json"
@@ -30,12 +30,12 @@ type upload struct {
 // submit validates a submission of a form's live version (with a prefilled
 // request when requestID is set), stores it and creates its case file. Ids
 // are taken only once nothing can fail any more, so they stay gapless.
-func (s *Server) submit(externalID, requestID string, in *submissionInput) (*submission, error) {
+func (s *Service) submit(externalID, requestID string, in *submissionInput) (*submission, error) {
 	fm, v, pf, err := s.forms.publicForm(externalID, requestID)
 	if err != nil {
 		return nil, err
 	}
-	cs, p := validateSubmission(v, pf, in, s.cfg.maxFileBytes)
+	cs, p := validateSubmission(v, pf, in, s.cfg.MaxFileBytes)
 	if len(p) > 0 {
 		return nil, p.Err()
 	}
@@ -46,7 +46,7 @@ func (s *Server) submit(externalID, requestID string, in *submissionInput) (*sub
 	if fm.status != stateActive {
 		return nil, wire.NotFound("form %q is %s and accepts no submissions", externalID, fm.status)
 	}
-	if err := takeAll(fm.customerID, s.quotas.submissions, s.quotas.caseFiles); err != nil {
+	if err := s.cfg.Limits.TakeSubmission(fm.customerID); err != nil {
 		return nil, err
 	}
 	sub.completedAt = s.Now()
@@ -55,7 +55,7 @@ func (s *Server) submit(externalID, requestID string, in *submissionInput) (*sub
 		sub.completedAt = fm.subs[n-1].completedAt
 	}
 	cf.Created, cf.Updated = sub.completedAt, sub.completedAt
-	s.signing.Add(cf)
+	s.cfg.CaseFiles.Add(cf)
 	sub.id, sub.caseFileID = s.forms.nextSub, cf.ID
 	s.forms.nextSub++
 	fm.subs = append(fm.subs, sub)
@@ -235,7 +235,8 @@ func (sub *submission) sectionAnswers(si int, visible []bool, k int) []answerJSO
 	return out
 }
 
-func (s *Server) handleAnswers(w http.ResponseWriter, r *http.Request) error {
+// HandleAnswers is GET {Forms}/v1/forms/{externalId}/submissions/{submissionId}/answers.
+func (s *Service) HandleAnswers(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("externalId")
 	subID, perr := strconv.ParseInt(r.PathValue("submissionId"), 10, 64)
 	s.forms.mu.Lock()
@@ -256,12 +257,12 @@ func (s *Server) handleAnswers(w http.ResponseWriter, r *http.Request) error {
 }
 
 // caseFileFor answers the case file named by the path, if the caller may see it.
-func (s *Server) caseFileFor(r *http.Request) (*signing.CaseFile, error) {
+func (s *Service) caseFileFor(r *http.Request) (*signing.CaseFile, error) {
 	id, err := strconv.ParseInt(r.PathValue("casefileId"), 10, 64)
 	if err != nil {
 		return nil, wire.NotFound("no case file %q", r.PathValue("casefileId"))
 	}
-	return s.signing.Access(id, userFrom(r))
+	return s.cfg.CaseFiles.Access(id, userFrom(r))
 }
 
 type fileJSON struct {
@@ -271,7 +272,8 @@ type fileJSON struct {
 	URL         string `json:"url"`
 }
 
-func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) error {
+// HandleListFiles is GET {Forms}/v1/casefiles/{casefileId}/files: a submission's uploaded files.
+func (s *Service) HandleListFiles(w http.ResponseWriter, r *http.Request) error {
 	cf, err := s.caseFileFor(r)
 	if err != nil {
 		return err
@@ -285,7 +287,8 @@ func (s *Server) handleListFiles(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) handleDownloadFile(w http.ResponseWriter, r *http.Request) error {
+// HandleDownloadFile is GET {Forms}/v1/casefiles/{casefileId}/files/{fileId}: one file's bytes.
+func (s *Service) HandleDownloadFile(w http.ResponseWriter, r *http.Request) error {
 	cf, err := s.caseFileFor(r)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package mockserver
+package collect
 
 import (
 	"bytes"
@@ -12,16 +12,6 @@ import (
 
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
-
-// initPublicPages registers the public form pages (no token). A page posts
-// to its own URL.
-func (s *Server) initPublicPages() {
-	s.pages = template.Must(template.New("page").Funcs(pageFuncs).Parse(pageTemplate))
-	template.Must(s.pages.New("instance").Parse(instanceTemplate))
-	template.Must(s.pages.New("field").Parse(fieldTemplate))
-	template.Must(s.pages.New("thanks").Parse(thanksTemplate))
-	template.Must(s.pages.New("gone").Parse(goneTemplate))
-}
 
 // pageData is what the page template renders.
 type pageData struct {
@@ -133,7 +123,7 @@ func inputType(t string) string {
 }
 
 // renderPage writes a template as an HTML page.
-func (s *Server) renderPage(w http.ResponseWriter, status int, name string, data any) error {
+func (s *Service) renderPage(w http.ResponseWriter, status int, name string, data any) error {
 	b, err := s.renderBytes(name, data)
 	if err != nil {
 		return err
@@ -142,7 +132,7 @@ func (s *Server) renderPage(w http.ResponseWriter, status int, name string, data
 	return nil
 }
 
-func (s *Server) renderBytes(name string, data any) ([]byte, error) {
+func (s *Service) renderBytes(name string, data any) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, fmt.Errorf("render %s page: %w", name, err)
@@ -162,7 +152,8 @@ func wantsJSON(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "application/json")
 }
 
-func (s *Server) handlePublicPage(w http.ResponseWriter, r *http.Request) error {
+// HandlePublicPage is GET /public/forms/{externalId}[/requests/{requestId}]: the form as an HTML page.
+func (s *Service) HandlePublicPage(w http.ResponseWriter, r *http.Request) error {
 	_, v, pf, err := s.forms.publicForm(r.PathValue("externalId"), r.PathValue("requestId"))
 	if err != nil {
 		return s.publicError(w, r, err)
@@ -180,7 +171,7 @@ func (s *Server) handlePublicPage(w http.ResponseWriter, r *http.Request) error 
 }
 
 // publicError answers JSON to JSON clients and an HTML page to browsers.
-func (s *Server) publicError(w http.ResponseWriter, r *http.Request, err error) error {
+func (s *Service) publicError(w http.ResponseWriter, r *http.Request, err error) error {
 	if wantsJSON(r) {
 		return err
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package collect
 
 import (
 	"cmp"
@@ -29,9 +29,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // decodeForm reads and validates a form definition.
-func (s *Server) decodeForm(w http.ResponseWriter, r *http.Request) (*formJSON, error) {
+func (s *Service) decodeForm(w http.ResponseWriter, r *http.Request) (*formJSON, error) {
 	var def formJSON
-	if err := wire.DecodeJSON(w, r, s.cfg.maxBodyBytes, &def); err != nil {
+	if err := wire.DecodeJSON(w, r, s.cfg.MaxBodyBytes, &def); err != nil {
 		return nil, err
 	}
 	if p := validateForm(&def); len(p) > 0 {
@@ -54,7 +54,8 @@ func publishParam(r *http.Request) (bool, error) {
 	return b, nil
 }
 
-func (s *Server) handleCreateForm(w http.ResponseWriter, r *http.Request) error {
+// HandleCreateForm is POST {Forms}/v1/forms[?publish=true] → 201 with the form.
+func (s *Service) HandleCreateForm(w http.ResponseWriter, r *http.Request) error {
 	publish, err := publishParam(r)
 	if err != nil {
 		return err
@@ -71,7 +72,8 @@ func (s *Server) handleCreateForm(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-func (s *Server) handleGetForm(w http.ResponseWriter, r *http.Request) error {
+// HandleGetForm is GET {Forms}/v1/forms/{externalId}: the form as its owner sees it.
+func (s *Service) HandleGetForm(w http.ResponseWriter, r *http.Request) error {
 	s.forms.mu.Lock()
 	fm, err := s.forms.get(r.PathValue("externalId"), userFrom(r))
 	var view formJSON
@@ -86,7 +88,8 @@ func (s *Server) handleGetForm(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) handleUpdateForm(w http.ResponseWriter, r *http.Request) error {
+// HandleUpdateForm is PUT {Forms}/v1/forms/{externalId}[?publish=true] (see formStore.update).
+func (s *Service) HandleUpdateForm(w http.ResponseWriter, r *http.Request) error {
 	publish, err := publishParam(r)
 	if err != nil {
 		return err
@@ -103,7 +106,8 @@ func (s *Server) handleUpdateForm(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-func (s *Server) handlePublishForm(w http.ResponseWriter, r *http.Request) error {
+// HandlePublishForm is POST {Forms}/v1/forms/{externalId}/publish.
+func (s *Service) HandlePublishForm(w http.ResponseWriter, r *http.Request) error {
 	view, err := s.forms.publish(r.PathValue("externalId"), userFrom(r), wire.BaseURL(r))
 	if err != nil {
 		return err
@@ -112,7 +116,8 @@ func (s *Server) handlePublishForm(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-func (s *Server) handleArchiveForm(w http.ResponseWriter, r *http.Request) error {
+// HandleArchiveForm is POST {Forms}/v1/forms/{externalId}/archive.
+func (s *Service) HandleArchiveForm(w http.ResponseWriter, r *http.Request) error {
 	view, err := s.forms.archive(r.PathValue("externalId"), userFrom(r), wire.BaseURL(r))
 	if err != nil {
 		return err
@@ -171,11 +176,11 @@ type submissionJSON struct {
 	CompletedAt  time.Time `json:"completedAt"`
 }
 
-// handleListSubmissions answers a page of a form's submissions. A form's
+// HandleListSubmissions answers a page of a form's submissions. A form's
 // submissions are ordered by id and by completion time alike, so the
 // completedAfter and completedBefore bounds are found by binary search and
 // a page costs O(log n + limit) under the lock, whatever the offset.
-func (s *Server) handleListSubmissions(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) HandleListSubmissions(w http.ResponseWriter, r *http.Request) error {
 	lq, err := parseListQuery(r)
 	if err != nil {
 		return err

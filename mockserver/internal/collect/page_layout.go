@@ -1,4 +1,4 @@
-package mockserver
+package collect
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package mockserver
+package collect
 
 import (
 	"errors"
@@ -15,12 +15,12 @@ import (
 // maxValueBytes bounds one text answer of a public form.
 const maxValueBytes = 64 << 10
 
-// handlePublicSubmit accepts a submission of the public page: multipart
+// HandlePublicSubmit accepts a submission of the public page: multipart
 // (or URL-encoded) inputs named by field name (<field>[i] in instance i of a
 // multi-entry section, repeated <field>[] for a multi-entry field). JSON clients get 201
 // {"submissionId","casefileId"} or 422 details; browsers get a thank-you page
 // or the form again with the problems.
-func (s *Server) handlePublicSubmit(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) HandlePublicSubmit(w http.ResponseWriter, r *http.Request) error {
 	id, reqID := r.PathValue("externalId"), r.PathValue("requestId")
 	in, err := s.readSubmission(w, r)
 	if err != nil {
@@ -46,8 +46,8 @@ func (s *Server) handlePublicSubmit(w http.ResponseWriter, r *http.Request) erro
 
 // readSubmission reads the posted answers, bounded by the body limit; a
 // file over the file limit is marked, not kept.
-func (s *Server) readSubmission(w http.ResponseWriter, r *http.Request) (*submissionInput, error) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBodyBytes)
+func (s *Service) readSubmission(w http.ResponseWriter, r *http.Request) (*submissionInput, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	in := &submissionInput{values: map[string]string{}, all: map[string][]string{}, files: map[string]*upload{}}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch mt {
@@ -57,11 +57,11 @@ func (s *Server) readSubmission(w http.ResponseWriter, r *http.Request) (*submis
 			return nil, wire.BadRequest("malformed multipart body: %v", err)
 		}
 		if err := s.readParts(mr, in); err != nil {
-			return nil, bodyError(err, s.cfg.maxBodyBytes)
+			return nil, bodyError(err, s.cfg.MaxBodyBytes)
 		}
 	case "application/x-www-form-urlencoded":
 		if err := r.ParseForm(); err != nil {
-			return nil, bodyError(err, s.cfg.maxBodyBytes)
+			return nil, bodyError(err, s.cfg.MaxBodyBytes)
 		}
 		for k, vs := range r.PostForm {
 			in.values[k], in.all[k] = vs[0], vs
@@ -73,7 +73,7 @@ func (s *Server) readSubmission(w http.ResponseWriter, r *http.Request) (*submis
 }
 
 // readParts reads every part: file parts into uploads, the others into values.
-func (s *Server) readParts(mr *multipart.Reader, in *submissionInput) error {
+func (s *Service) readParts(mr *multipart.Reader, in *submissionInput) error {
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -84,7 +84,7 @@ func (s *Server) readParts(mr *multipart.Reader, in *submissionInput) error {
 		}
 		name := part.FormName()
 		if part.FileName() != "" {
-			up, err := readUpload(part, s.cfg.maxFileBytes)
+			up, err := readUpload(part, s.cfg.MaxFileBytes)
 			if err != nil {
 				return err
 			}
