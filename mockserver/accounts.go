@@ -26,9 +26,6 @@ var defaultAdmin = accounts.User{ID: DefaultUserID, CustomerID: DefaultCustomerI
 	Email: "admin@example.test", Admin: true, Creds: auth.Credentials{ClientID: DefaultClientID,
 		ClientSecret: DefaultClientSecret, APIKey: DefaultAPIKey, APISecret: DefaultAPISecret}}
 
-// user is an API user of a customer (package accounts owns them).
-type user = accounts.User
-
 // UserSpec describes a user to add with AddUser (or POST /mock/users).
 type UserSpec struct {
 	Name      string `json:"name"`
@@ -60,10 +57,4 @@ func (c UserCredentials) Credentials() auth.Credentials {
 // String describes the credentials without their secrets.
 func (c UserCredentials) String() string {
 	return fmt.Sprintf("UserCredentials{UserID:%d, CustomerID:%d, %s}", c.UserID, c.CustomerID, c.Credentials())
-}
-
-// credentialsOf answers a user's ids and credentials.
-func credentialsOf(u *user) UserCredentials {
-	return UserCredentials{ClientID: u.Creds.ClientID, ClientSecret: u.Creds.ClientSecret, APIKey: u.Creds.APIKey,
-		APISecret: u.Creds.APISecret, CustomerID: u.CustomerID, UserID: u.ID}
 }

@@ -81,7 +81,7 @@ func BenchmarkSubmissionMemory(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		if _, err := s.collect.Submit(id, "", inputs[i]); err != nil {
+		if _, err := s.core.Collect.Submit(id, "", inputs[i]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -93,7 +93,7 @@ func BenchmarkSubmissionMemory(b *testing.B) {
 	// The activation of each case file adds events to the event log and a
 	// request email to the outbox: bounded journals (maxEvents, maxEmails),
 	// not the stored submission. Measure them apart.
-	s.signing.ResetLogs()
+	s.core.Signing.ResetLogs()
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	stored := int64(after.HeapAlloc) - int64(before.HeapAlloc)

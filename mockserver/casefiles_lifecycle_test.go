@@ -33,7 +33,7 @@ func TestDeleteCaseFile(t *testing.T) {
 	var details caseFileJSON
 	call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", pending), tok, nil, &details)
 	docPath := fmt.Sprintf("/api/v3/documents/%d/content", details.Documents[0].ID)
-	emails, events := len(s.signing.Emails()), len(s.signing.EventsSince(0, 0))
+	emails, events := len(s.core.Signing.Emails()), len(s.core.Signing.EventsSince(0, 0))
 
 	for _, tc := range []struct {
 		who, tok string
@@ -72,7 +72,7 @@ func TestDeleteCaseFile(t *testing.T) {
 		t.Errorf("list after delete: %v, want [%d]", ids, done)
 	}
 	s.Advance(3 * day)
-	if e, ev := len(s.signing.Emails()), len(s.signing.EventsSince(0, 0)); e != emails || ev != events {
+	if e, ev := len(s.core.Signing.Emails()), len(s.core.Signing.EventsSince(0, 0)); e != emails || ev != events {
 		t.Errorf("after delete: %d emails and %d events more; reminders and expiry must stop", e-emails, ev-events)
 	}
 	tok = login(t, s, s.DefaultCredentials())
@@ -259,23 +259,23 @@ func TestSendFieldsAreStoredAndShown(t *testing.T) {
 					*r.ActiveAt == epoch.Add(time.Hour).Unix() && *r.ExpireAt == epoch.Add(24*time.Hour).Unix()},
 				{"role on the line", d.Documents[0].SignatureLines[0].Role == "Buyer, main" && d.Documents[0].MetaData == "doc-meta"},
 				{"new until sendAt", d.Status == cfNew && d.Activated == nil && len(links) == 1 && links[0].SigningLink != ""},
-				{"no email before sendAt", len(s.signing.Emails()) == 0},
+				{"no email before sendAt", len(s.core.Signing.Emails()) == 0},
 			}
 			for _, c := range checks {
 				if !c.ok {
 					t.Errorf("%s: %s", c.what, raw)
 				}
 			}
-			s.Advance(time.Hour - s.cfg.jobDelay)
+			s.Advance(time.Hour - s.cfg.JobDelay)
 			call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), login(t, s, s.DefaultCredentials()), nil, &d)
 			if d.Status != cfPending || d.Activated == nil || *d.Activated != epoch.Add(time.Hour).Unix() ||
-				len(s.signing.Emails()) != 1 {
-				t.Fatalf("at sendAt: status %d, activated %v, %d emails", d.Status, d.Activated, len(s.signing.Emails()))
+				len(s.core.Signing.Emails()) != 1 {
+				t.Fatalf("at sendAt: status %d, activated %v, %d emails", d.Status, d.Activated, len(s.core.Signing.Emails()))
 			}
 			if err := s.SignerAction(id, d.Signers[0].ID, ActionSign); err != nil {
 				t.Fatal(err)
 			}
-			mails := s.signing.Emails()
+			mails := s.core.Signing.Emails()
 			if last := mails[len(mails)-1]; last.To != "carl@example.com" || !strings.Contains(last.Subject, "Everything") {
 				t.Errorf("the CC recipient gets no copy on completion: %+v", mails)
 			}

@@ -86,7 +86,7 @@ func TestListCaseFiles(t *testing.T) {
 	}
 	created := func(id int64) int64 {
 		var unix int64
-		s.signing.Inspect(id, func(cf *caseFile) { unix = cf.Created.Unix() })
+		s.core.Signing.Inspect(id, func(cf *caseFile) { unix = cf.Created.Unix() })
 		return unix
 	}
 	tests := []struct {

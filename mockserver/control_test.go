@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/journal"
 )
 
 func TestControlAPI(t *testing.T) {
@@ -43,7 +45,7 @@ func TestControlAPI(t *testing.T) {
 		t.Fatalf("bad user: %d %+v", st, e)
 	}
 	var reqs struct {
-		Items []journalEntry `json:"items"`
+		Items []journal.Entry `json:"items"`
 	}
 	call(t, s, "GET", "/mock/requests", "", nil, &reqs)
 	if n := len(reqs.Items); n < 6 || reqs.Items[0].Path != "/mock/credentials" || reqs.Items[0].Status != 200 || reqs.Items[n-1].Method != "POST" {

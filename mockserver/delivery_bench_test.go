@@ -37,7 +37,7 @@ func BenchmarkDeliveryLoopback(b *testing.B) {
 			b.ResetTimer()
 			start := time.Now()
 			for i := range b.N {
-				s.signing.Emit(DefaultCustomerID, int64(i), "sign.signer.signed", whEpoch,
+				s.core.Signing.Emit(DefaultCustomerID, int64(i), "sign.signer.signed", whEpoch,
 					signerPayload{ID: int64(i), CaseFile: caseFileRef{ID: int64(i), Status: 1}})
 			}
 			s.Advance(0) // returns once every delivery is done

@@ -309,7 +309,7 @@ func TestDeliveriesKeepOrderPerSubscription(t *testing.T) {
 	whSubscribe(t, s, tok, rc.URL(), "sign.casefile.completed")
 	const n = 50
 	for i := range n {
-		s.webhooks.Publish(webhook.Event{CustomerID: DefaultCustomerID, Type: "sign.casefile.completed",
+		s.core.Webhooks.Publish(webhook.Event{CustomerID: DefaultCustomerID, Type: "sign.casefile.completed",
 			Body: fmt.Appendf(nil, `{"n":%d}`, i)})
 	}
 	s.Advance(0)
@@ -334,11 +334,11 @@ func TestEventsOfOtherUsersCaseFilesAreDelivered(t *testing.T) {
 
 	mine := &caseFile{Title: "colleague's", UserID: colleague.UserID, CustomerID: colleague.CustomerID, Status: 5}
 	theirs := &caseFile{Title: "another customer's", UserID: stranger.UserID, CustomerID: stranger.CustomerID, Status: 5}
-	s.signing.Add(mine)
-	s.signing.Add(theirs)
-	s.signing.EmitCaseFile(mine, "sign.casefile.completed")
-	s.signing.EmitCaseFile(theirs, "sign.casefile.completed")
-	s.signing.EmitCaseFile(mine, "sign.casefile.rejected") // not subscribed
+	s.core.Signing.Add(mine)
+	s.core.Signing.Add(theirs)
+	s.core.Signing.EmitCaseFile(mine, "sign.casefile.completed")
+	s.core.Signing.EmitCaseFile(theirs, "sign.casefile.completed")
+	s.core.Signing.EmitCaseFile(mine, "sign.casefile.rejected") // not subscribed
 	s.Advance(0)
 
 	reqs := rc.requests()

@@ -32,7 +32,7 @@ func TestFaultOnCaseFileCreate(t *testing.T) {
 			if st != tc.wantStatus {
 				t.Errorf("create answered %d %s, want %d", st, b, tc.wantStatus)
 			}
-			s.Advance(s.cfg.jobDelay + time.Second) // the job, if any, runs
+			s.Advance(s.cfg.JobDelay + time.Second) // the job, if any, runs
 			if n := sndCaseCount(s); n != tc.wantCases {
 				t.Errorf("%d case files exist, want %d", n, tc.wantCases)
 			}

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signkit/signkit-go/mockserver/internal/faults"
+	"github.com/signkit/signkit-go/mockserver/internal/journal"
+
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -122,7 +125,7 @@ func TestFaultDropInProcess(t *testing.T) {
 			_ = resp.Body.Close()
 			t.Fatalf("%s: dropped request answered %d", phase, resp.StatusCode)
 		}
-		if !errors.Is(err, errInjectedDrop) {
+		if !errors.Is(err, faults.ErrDropped) {
 			t.Errorf("%s: error %v, want the dropped-connection error", phase, err)
 		}
 		want := map[FaultPhase]int{FaultBefore: 0, FaultAfter: 1}[phase]
@@ -136,8 +139,8 @@ func TestFaultDropInProcess(t *testing.T) {
 }
 
 // lastJournaled is the latest journal entry of method and path, or nil.
-func lastJournaled(s *Server, method, path string) *journalEntry {
-	entries := s.journal.List()
+func lastJournaled(s *Server, method, path string) *journal.Entry {
+	entries := s.core.Journal.List()
 	for i := len(entries) - 1; i >= 0; i-- {
 		if e := entries[i]; e.Method == method && e.Path == path {
 			return &e

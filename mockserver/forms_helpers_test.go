@@ -97,12 +97,12 @@ func fieldOf(m map[string]any, si, fi int) map[string]any {
 }
 
 func (s *Server) formCount() int {
-	n, _, _ := s.collect.Counts()
+	n, _, _ := s.core.Collect.Counts()
 	return n
 }
 
 func (s *Server) caseFileCount() int {
-	return s.signing.Count()
+	return s.core.Signing.Count()
 }
 
 // validAnswers is a complete submission of sampleForm with a company.

@@ -21,7 +21,7 @@ func FuzzListQueries(f *testing.F) {
 	tok := login(f, s, s.DefaultCredentials())
 	form := activeForm(f, s, tok, sampleForm())
 	for range 3 {
-		if _, err := s.collect.Submit(form.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
+		if _, err := s.core.Collect.Submit(form.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			f.Fatal(err)
 		}
 	}
@@ -72,7 +72,7 @@ func BenchmarkListSubmissionsOffset(b *testing.B) {
 	s := newManual(b)
 	tok := login(b, s, s.DefaultCredentials())
 	form := activeForm(b, s, tok, sampleForm())
-	s.collect.AddBareSubmissions(form.ExternalID, n, epoch)
+	s.core.Collect.AddBareSubmissions(form.ExternalID, n, epoch)
 	get := func(offset int) time.Duration {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.URL.Path = "/collect/api/v1/forms/" + form.ExternalID + "/submissions"

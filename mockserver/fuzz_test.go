@@ -97,18 +97,18 @@ func FuzzSendCreate(f *testing.F) {
 	f.Add([]byte("--" + fuzzBoundary + "\r\nContent-Disposition: form-data; name=\"data\"\r\n\r\n{}"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, body []byte) {
-		jobs, temp := s.send.Count(), len(sndTempFiles(t, s))
+		jobs, temp := s.core.Send.Count(), len(sndTempFiles(t, s))
 		st, b := postRaw(t, s, "/send"+sendCreatePath, "multipart/form-data; boundary="+fuzzBoundary, tok, body)
 		if st >= 500 {
 			t.Fatalf("%d for %q: %s", st, body, b)
 		}
 		if st == http.StatusOK {
-			if s.send.Count() != jobs+1 {
+			if s.core.Send.Count() != jobs+1 {
 				t.Fatalf("200 without a job for %q", body)
 			}
 			return
 		}
-		if n := s.send.Count(); n != jobs {
+		if n := s.core.Send.Count(); n != jobs {
 			t.Fatalf("answered %d and jobs went from %d to %d for %q", st, jobs, n, body)
 		}
 		if left := sndTempFiles(t, s); len(left) != temp {
@@ -156,6 +156,6 @@ func fuzzMultipart(parts ...fuzzPart) []byte {
 
 // prefillCount answers how many prefilled requests exist.
 func (s *Server) prefillCount() int {
-	_, n, _ := s.collect.Counts()
+	_, n, _ := s.core.Collect.Counts()
 	return n
 }

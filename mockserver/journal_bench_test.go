@@ -26,10 +26,10 @@ func BenchmarkSubmissionJournaled(b *testing.B) {
 		sub := &subject{s: s, id: activeForm(b, s, tok, sampleForm()).ExternalID}
 		if fill {
 			for range maxEvents {
-				s.signing.Emit(DefaultCustomerID, 1, "sign.casefile.completed", s.Now(), caseFileRef{ID: 1, Status: 5})
+				s.core.Signing.Emit(DefaultCustomerID, 1, "sign.casefile.completed", s.Now(), caseFileRef{ID: 1, Status: 5})
 			}
 			for range maxEmails {
-				s.signing.SendEmail("a@example.com", "subject", "text", "")
+				s.core.Signing.SendEmail("a@example.com", "subject", "text", "")
 			}
 		}
 		return sub
@@ -41,7 +41,7 @@ func BenchmarkSubmissionJournaled(b *testing.B) {
 		runtime.ReadMemStats(&m0)
 		start := time.Now()
 		for range batch {
-			if _, err := sub.s.collect.Submit(sub.id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
+			if _, err := sub.s.core.Collect.Submit(sub.id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
 				b.Fatal(err)
 			}
 		}

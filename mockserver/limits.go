@@ -1,12 +1,6 @@
 package mockserver
 
-import (
-	"fmt"
-	"net/http"
-	"sync"
-
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
-)
+import "github.com/signkit/signkit-go/mockserver/internal/quota"
 
 // Limits bounds what the mock stores per account (customer), so that a long
 // CI run cannot grow it without end. Over a limit the service answers 507
@@ -54,7 +48,7 @@ func WithLimits(l Limits) Option {
 }
 
 // resolve fills zero fields from DefaultLimits.
-func (l Limits) resolve() Limits {
+func (l Limits) resolve() quota.Limits {
 	pick := func(v, def int) int {
 		if v == 0 {
 			return def
@@ -62,95 +56,10 @@ func (l Limits) resolve() Limits {
 		return v
 	}
 	d := DefaultLimits
-	return Limits{
+	return quota.Limits{
 		Forms: pick(l.Forms, d.Forms), Versions: pick(l.Versions, d.Versions),
 		PrefillRequests: pick(l.PrefillRequests, d.PrefillRequests), Submissions: pick(l.Submissions, d.Submissions),
 		CaseFiles: pick(l.CaseFiles, d.CaseFiles), Jobs: pick(l.Jobs, d.Jobs),
 		Subscriptions: pick(l.Subscriptions, d.Subscriptions),
 	}
-}
-
-// errStorageLimit is the 507 of a limit: it names the limit (the field of
-// Limits) and how to raise it.
-func errStorageLimit(field string, max int, customerID int64) *wire.Error {
-	return &wire.Error{Status: http.StatusInsufficientStorage, Code: "storage_limit",
-		Message: fmt.Sprintf("the mock server holds %d %s for customer %d, its limit; raise it with "+
-			"mockserver.WithLimits(mockserver.Limits{%s: n}) (the binary: -limits %s=n), or empty the mock with POST /mock/reset",
-			max, field, customerID, field, field),
-		Details: []wire.FieldError{{Field: "limits." + field, Message: fmt.Sprintf("at most %d per customer", max)}}}
-}
-
-// quota counts what each customer holds of one kind against its limit. It
-// has its own lock, so that a store takes its places before it stores.
-type quota struct {
-	field string // the Limits field, for the error
-	max   int    // < 0: no limit
-	mu    sync.Mutex
-	used  map[int64]int
-}
-
-func newQuota(field string, max int) *quota {
-	return &quota{field: field, max: max, used: map[int64]int{}}
-}
-
-// take reserves n places for the customer, or answers the 507 and reserves
-// nothing.
-func (q *quota) take(customerID int64, n int) error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.max >= 0 && q.used[customerID]+n > q.max {
-		return errStorageLimit(q.field, q.max, customerID)
-	}
-	q.used[customerID] += n
-	return nil
-}
-
-// give frees n places of the customer.
-func (q *quota) give(customerID int64, n int) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.used[customerID] -= n; q.used[customerID] <= 0 {
-		delete(q.used, customerID)
-	}
-}
-
-func (q *quota) reset() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	clear(q.used)
-}
-
-// quotas are the counters of every Limits field but Versions, which is a
-// number each form carries.
-type quotas struct {
-	forms, prefills, submissions, caseFiles, jobs, subscriptions *quota
-	versions                                                     int
-}
-
-func newQuotas(l Limits) *quotas {
-	return &quotas{
-		forms: newQuota("Forms", l.Forms), prefills: newQuota("PrefillRequests", l.PrefillRequests),
-		submissions: newQuota("Submissions", l.Submissions), caseFiles: newQuota("CaseFiles", l.CaseFiles),
-		jobs: newQuota("Jobs", l.Jobs), subscriptions: newQuota("Subscriptions", l.Subscriptions),
-		versions: l.Versions,
-	}
-}
-
-func (q *quotas) reset() {
-	for _, c := range []*quota{q.forms, q.prefills, q.submissions, q.caseFiles, q.jobs, q.subscriptions} {
-		c.reset()
-	}
-}
-
-// takeAll reserves one place of each quota for the customer, all or none.
-func takeAll(customerID int64, qs ...*quota) error {
-	for i, q := range qs {
-		if err := q.take(customerID, 1); err != nil {
-			for _, done := range qs[:i] {
-				done.give(customerID, 1)
-			}
-			return err
-		}
-	}
-	return nil
 }

@@ -3,6 +3,8 @@ package mockserver
 import (
 	"log/slog"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/app"
 )
 
 // Default limits of a Server; the With… options change them.
@@ -16,88 +18,73 @@ const (
 	DefaultJobDelay = time.Second
 	// DefaultJournalSize is how many requests GET /mock/requests remembers.
 	DefaultJournalSize = 10_000
+	// DefaultMaxUploadBytes bounds one Send create request (the whole
+	// multipart body).
+	DefaultMaxUploadBytes int64 = 1 << 30
 )
 
 // Option configures a Server built by New or Start.
 type Option func(*config)
 
-// config is the resolved set of options of one Server.
+// config is the set of options of one Server: the services' configuration,
+// resolved by New, and the listener's.
 type config struct {
-	manualClock    bool
-	start          time.Time
-	jobDelay       time.Duration
-	maxBodyBytes   int64
-	maxFileBytes   int64
-	maxUploadBytes int64 // Send create requests; 0: DefaultMaxUploadBytes (send.go)
-	journalSize    int
-	control        bool
-	baseURL        string
-
+	app.Config
 	limits Limits // per account; zero fields: DefaultLimits (limits.go)
 
-	// The listener's hygiene and log (listener.go).
+	// The listener's hygiene and log (listener.go); a zero timeout is none.
 	idleTimeout         time.Duration
 	bodyProgressTimeout time.Duration
-	logger              *slog.Logger
+	logger              *slog.Logger // nil: text on standard error
 }
 
 func defaultConfig() config {
-	return config{
-		jobDelay:     DefaultJobDelay,
-		maxBodyBytes: DefaultMaxBodyBytes,
-		maxFileBytes: DefaultMaxFileBytes,
-		journalSize:  DefaultJournalSize,
-		control:      true,
-		baseURL:      "http://signkit.mock",
-	}
+	return config{Config: app.Config{
+		JobDelay:       DefaultJobDelay,
+		MaxBodyBytes:   DefaultMaxBodyBytes,
+		MaxFileBytes:   DefaultMaxFileBytes,
+		MaxUploadBytes: DefaultMaxUploadBytes,
+		JournalSize:    DefaultJournalSize,
+		Control:        true,
+		BaseURL:        "http://signkit.mock",
+		Admin:          defaultAdmin,
+	}, idleTimeout: DefaultIdleTimeout, bodyProgressTimeout: DefaultBodyProgressTimeout}
 }
 
 // WithManualClock makes the server's clock start at start and move only when
 // Advance (or POST /mock/clock/advance) moves it.
 func WithManualClock(start time.Time) Option {
-	return func(c *config) { c.manualClock, c.start = true, start }
+	return func(c *config) { c.ManualClock, c.Start = true, start }
 }
 
 // WithJobDelay sets how long after acceptance, in mock time, a queued job
 // runs. Negative values count as zero.
 func WithJobDelay(d time.Duration) Option {
-	return func(c *config) { c.jobDelay = max(d, 0) }
+	return func(c *config) { c.JobDelay = max(d, 0) }
 }
 
 // WithMaxBodyBytes bounds the size of every request body; a larger body is
 // answered 413. Values below 1 keep the default.
 func WithMaxBodyBytes(n int64) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.maxBodyBytes = n
-		}
-	}
+	return func(c *config) { setPositive(&c.MaxBodyBytes, n) }
 }
 
 // WithMaxFileBytes bounds the size of one file uploaded through a FILE field
 // of a public form; a larger file is a validation error (422). Values below 1
 // keep the default.
 func WithMaxFileBytes(n int64) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.maxFileBytes = n
-		}
-	}
+	return func(c *config) { setPositive(&c.MaxFileBytes, n) }
 }
 
 // WithJournalSize sets how many requests the journal (GET /mock/requests)
 // keeps; older entries are dropped first. Values below 1 keep the default.
 func WithJournalSize(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.journalSize = n
-		}
-	}
+	return func(c *config) { setPositive(&c.JournalSize, n) }
 }
 
 // WithControlAPI turns the control API under /mock/ on (the default) or off.
 func WithControlAPI(on bool) Option {
-	return func(c *config) { c.control = on }
+	return func(c *config) { c.Control = on }
 }
 
 // WithBaseURL sets the URL the server is reachable at (scheme, host, port),
@@ -107,7 +94,22 @@ func WithControlAPI(on bool) Option {
 func WithBaseURL(u string) Option {
 	return func(c *config) {
 		if u != "" {
-			c.baseURL = u
+			c.BaseURL = u
 		}
+	}
+}
+
+// WithMaxUploadBytes bounds the size of one Send create request (the whole
+// multipart body, data and files); a larger one is answered 413 and nothing
+// is kept. Values below 1 keep DefaultMaxUploadBytes (1 GiB). Uploads stream
+// to a temporary directory, so memory does not grow with the limit.
+func WithMaxUploadBytes(n int64) Option {
+	return func(c *config) { setPositive(&c.MaxUploadBytes, n) }
+}
+
+// setPositive sets *dst to n when n is positive.
+func setPositive[T int | int64](dst *T, n T) {
+	if n > 0 {
+		*dst = n
 	}
 }

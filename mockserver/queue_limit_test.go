@@ -47,7 +47,7 @@ func TestQueueStatusRateLimit(t *testing.T) {
 	t.Parallel()
 	s, tok, file := sndServer(t)
 	wall := &fakeWall{t: time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)}
-	s.send.SetWallClock(wall.now)
+	s.core.Send.SetWallClock(wall.now)
 	_, _, a := sndCreate(t, s, tok, sndData(t, cfTitled("A", nil)), file)
 	_, _, b := sndCreate(t, s, tok, sndData(t, cfTitled("B", nil)), file)
 	for i := range send.StatusLimit {

@@ -51,7 +51,7 @@ func TestDuplicatePayloads(t *testing.T) {
 				}
 				jobs = append(jobs, j)
 			}
-			s.Advance(s.cfg.jobDelay)
+			s.Advance(s.cfg.JobDelay)
 			accepted := 0
 			for i, sd := range tc.sends {
 				_, out, raw := sndStatus(t, s, jobs[i].UUID, jobs[i].PayloadHash)
@@ -70,10 +70,10 @@ func TestDuplicatePayloads(t *testing.T) {
 			if n := sndCaseCount(s); n != accepted {
 				t.Errorf("%d case files, want %d", n, accepted)
 			}
-			if n := len(s.signing.Emails()); n != accepted {
+			if n := len(s.core.Signing.Emails()); n != accepted {
 				t.Errorf("%d request emails, want %d", n, accepted)
 			}
-			if n := len(s.signing.EventsSince(0, 0)); n != 2*accepted {
+			if n := len(s.core.Signing.EventsSince(0, 0)); n != 2*accepted {
 				t.Errorf("%d events, want %d (activated and requestSent per accepted case file)", n, 2*accepted)
 			}
 			if f := sndTempFiles(t, s); len(f) != accepted {
@@ -98,7 +98,7 @@ func TestDuplicatesAcceptedAtOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	s.Advance(s.cfg.jobDelay)
+	s.Advance(s.cfg.JobDelay)
 	var first string
 	var aborted []string
 	for _, j := range jobs {
@@ -123,7 +123,7 @@ func TestDuplicatesAcceptedAtOnce(t *testing.T) {
 			t.Errorf("errorMessage %q does not name the first job %s", msg, first)
 		}
 	}
-	if c, e := sndCaseCount(s), len(s.signing.Emails()); c != 1 || e != 1 {
+	if c, e := sndCaseCount(s), len(s.core.Signing.Emails()); c != 1 || e != 1 {
 		t.Errorf("%d case files and %d emails, want 1 and 1", c, e)
 	}
 }
@@ -138,7 +138,7 @@ func TestDuplicateOfAFailedRequestIsNotADuplicate(t *testing.T) {
 	delete(bad, "language")
 	id, _ := sndRun(t, s, tok, bad, file)
 	st, b, j := sndCreate(t, s, tok, sndData(t, bad), file)
-	s.Advance(s.cfg.jobDelay)
+	s.Advance(s.cfg.JobDelay)
 	_, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash)
 	if st != 200 || out.JobStatus != jobDuplicate || id != 1 {
 		t.Fatalf("a refused request must not count; the second valid one must: %d %s; %s", st, b, raw)

@@ -164,7 +164,7 @@ func sndRun(t testing.TB, s *Server, tok string, cf map[string]any, files ...snd
 	if st != http.StatusOK {
 		t.Fatalf("create: %d %s", st, b)
 	}
-	s.Advance(s.cfg.jobDelay)
+	s.Advance(s.cfg.JobDelay)
 	st, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash)
 	if st != 200 || out.JobStatus != jobCompleted || out.Result == nil {
 		t.Fatalf("status after the job delay: %d %s", st, raw)
@@ -207,7 +207,7 @@ func sndServer(t testing.TB, opts ...Option) (*Server, string, sndPart) {
 func sndEvents(t testing.TB, s *Server, caseFileID int64) []string {
 	t.Helper()
 	names := map[int64]string{}
-	s.signing.Inspect(caseFileID, func(cf *caseFile) {
+	s.core.Signing.Inspect(caseFileID, func(cf *caseFile) {
 		if cf != nil {
 			for _, sg := range cf.Signers {
 				names[sg.ID] = sg.Name
@@ -215,7 +215,7 @@ func sndEvents(t testing.TB, s *Server, caseFileID int64) []string {
 		}
 	})
 	var out []string
-	for _, ev := range s.signing.EventsSince(0, 0) {
+	for _, ev := range s.core.Signing.EventsSince(0, 0) {
 		if ev.CaseFileID != caseFileID {
 			continue
 		}
@@ -241,7 +241,7 @@ func sndEvents(t testing.TB, s *Server, caseFileID int64) []string {
 func sndSignerID(t testing.TB, s *Server, caseFileID int64, name string) int64 {
 	t.Helper()
 	var id int64
-	s.signing.Inspect(caseFileID, func(cf *caseFile) {
+	s.core.Signing.Inspect(caseFileID, func(cf *caseFile) {
 		for _, sg := range cf.Signers {
 			if sg.Name == name {
 				id = sg.ID
@@ -256,14 +256,14 @@ func sndSignerID(t testing.TB, s *Server, caseFileID int64, name string) int64 {
 
 // sndCaseCount answers how many case files exist.
 func sndCaseCount(s *Server) int {
-	return s.signing.Count()
+	return s.core.Signing.Count()
 }
 
 // sndTempFiles answers the regular files under the server's temporary
 // directory.
 func sndTempFiles(t testing.TB, s *Server) []string {
 	t.Helper()
-	root := s.tmp.Root()
+	root := s.core.Temp.Root()
 	if root == "" {
 		return nil
 	}

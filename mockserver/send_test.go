@@ -158,7 +158,7 @@ func TestSendValidation(t *testing.T) {
 				t.Fatalf("no detail %s: %q in %+v", tc.field, tc.msg, e.Details)
 			}
 			s.Advance(time.Hour)
-			if n, c, f := s.send.Count(), sndCaseCount(s), sndTempFiles(t, s); n != 0 || c != 0 || len(f) != 0 {
+			if n, c, f := s.core.Send.Count(), sndCaseCount(s), sndTempFiles(t, s); n != 0 || c != 0 || len(f) != 0 {
 				t.Fatalf("after a 422: %d jobs, %d case files, files %q; want none", n, c, f)
 			}
 		})
@@ -241,7 +241,7 @@ func TestQueueStatusShapeAndUnknownJobs(t *testing.T) {
 		if !bytes.HasPrefix(body["payload"], []byte(`{"caseFile":`)) {
 			t.Errorf("%s: payload %s, want the data part", stage, body["payload"])
 		}
-		s.Advance(s.cfg.jobDelay)
+		s.Advance(s.cfg.JobDelay)
 	}
 	for _, bad := range [][2]string{{"00000000-0000-4000-8000-000000000000", j.PayloadHash}, {"", ""},
 		{j.UUID, strings.Repeat("0", 64)}} {
@@ -275,7 +275,7 @@ func TestSendNeedsTokenAndLimit(t *testing.T) {
 			t.Fatalf("over the limit (chunked %v): %d %s", chunked, st, b)
 		}
 	}
-	if n, f := s.send.Count(), sndTempFiles(t, s); n != 0 || len(f) != 0 {
+	if n, f := s.core.Send.Count(), sndTempFiles(t, s); n != 0 || len(f) != 0 {
 		t.Fatalf("after 413: %d jobs, files %q", n, f)
 	}
 	req, _ := http.NewRequest("POST", s.URL()+"/send"+sendCreatePath, strings.NewReader(`{"caseFile":{}}`))
@@ -290,7 +290,7 @@ func TestSendNeedsTokenAndLimit(t *testing.T) {
 	if st, _ := do(t, s, req, nil); st != http.StatusBadRequest {
 		t.Fatalf("multipart without a boundary: %d, want 400", st)
 	}
-	if n := s.send.Count(); n != 0 {
+	if n := s.core.Send.Count(); n != 0 {
 		t.Fatalf("after refused bodies: %d jobs", n)
 	}
 }
@@ -303,12 +303,12 @@ func TestTempDirRemovedOnResetAndClose(t *testing.T) {
 		t.Fatalf("files after a job: %q", f)
 	}
 	s.Reset()
-	if f := sndTempFiles(t, s); len(f) != 0 || sndCaseCount(s) != 0 || s.send.Count() != 0 || len(s.signing.EventsSince(0, 0)) != 0 {
+	if f := sndTempFiles(t, s); len(f) != 0 || sndCaseCount(s) != 0 || s.core.Send.Count() != 0 || len(s.core.Signing.EventsSince(0, 0)) != 0 {
 		t.Fatalf("after reset: files %q", f)
 	}
 	tok = login(t, s, s.DefaultCredentials())
 	sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
-	root := s.tmp.Root()
+	root := s.core.Temp.Root()
 	s.Close()
 	if _, err := os.Stat(root); err == nil {
 		t.Fatalf("%s still exists after Close", root)

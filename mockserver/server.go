@@ -5,18 +5,13 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/signkit/signkit-go/mockserver/internal/accounts"
-	"github.com/signkit/signkit-go/mockserver/internal/clock"
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
-	"github.com/signkit/signkit-go/mockserver/internal/send"
-	"github.com/signkit/signkit-go/mockserver/internal/signing"
-	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/app"
+	"github.com/signkit/signkit-go/mockserver/internal/inproc"
 
 	"github.com/signkit/signkit-go"
 )
@@ -25,22 +20,8 @@ import (
 // under one handler (laid out as signkit.LocalEndpoints), the public form
 // pages and the control API. It is safe for concurrent use.
 type Server struct {
-	cfg     config
-	clock   *clock.Clock
-	journal *journal
-	handler http.Handler
-
-	// Per-domain state, each in its own file with its own lock.
-	accounts *accounts.Service // users and tokens (internal/accounts)
-	collect  *collect.Service  // forms, prefilled requests, public pages, submissions (internal/collect)
-	signing  *signing.Service  // case files, simulation, signing pages, events, emails (internal/signing)
-	webhooks *webhook.Service  // subscriptions, delivery engine, deliveries journal (internal/webhook)
-	faults   *faultStore       // injected faults (faults.go)
-	quotas   *quotas           // per-account storage limits (limits.go)
-	send     *send.Service     // Send jobs and the queue status check (internal/send)
-	tmp      *tmpdir.Dir       // uploaded files and signed PDFs
-
-	resetHooks []func() // run by Reset, in registration order
+	cfg  config
+	core *app.App // the services, wired (internal/app)
 
 	closeOnce sync.Once
 	httpSrv   *http.Server // set by Start
@@ -53,41 +34,8 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	start := cfg.start
-	if start.IsZero() {
-		start = time.Now()
-	}
-	s := &Server{cfg: cfg, clock: clock.New(cfg.manualClock, start), journal: newJournal(cfg.journalSize)}
-	s.initDomains()
-	s.handler = withRequestID(s.journaled(s.faultInjecting(s.routes())))
-	return s
-}
-
-// initDomains creates each domain's state and registers its reset with
-// s.onReset; a new domain adds one line here, and its routes go in
-// routes.go.
-func (s *Server) initDomains() {
-	s.quotas = newQuotas(s.cfg.limits.resolve())
-	s.tmp = &tmpdir.Dir{}
-	s.onReset(s.quotas.reset)
-	s.initAccounts()
-	s.initSigning()
-	s.initCollect()  // after initSigning: a submission creates a case file there
-	s.initSend()     // after initSigning: its jobs create case files there
-	s.initWebhooks() // after initSigning: it listens to the event log
-	if s.cfg.control {
-		s.initControl()
-	}
-}
-
-// onReset registers what Reset must do to bring a domain back to its
-// initial state.
-func (s *Server) onReset(fn func()) { s.resetHooks = append(s.resetHooks, fn) }
-
-// initAccounts sets up users, tokens and the token endpoint.
-func (s *Server) initAccounts() {
-	s.accounts = accounts.New(accounts.Config{Clock: s.clock, MaxBodyBytes: s.cfg.maxBodyBytes, Admin: defaultAdmin})
-	s.onReset(s.accounts.Reset)
+	cfg.Limits = cfg.limits.resolve()
+	return &Server{cfg: cfg, core: app.New(cfg.Config)}
 }
 
 // Start builds a Server listening on a free loopback port; it is closed when
@@ -106,10 +54,10 @@ func Start(t testing.TB, opts ...Option) *Server {
 }
 
 // Handler serves every service, the public pages and the control API.
-func (s *Server) Handler() http.Handler { return s.handler }
+func (s *Server) Handler() http.Handler { return s.core.Handler() }
 
 // URL is the base URL of the server (see WithBaseURL), without a trailing slash.
-func (s *Server) URL() string { return strings.TrimRight(s.cfg.baseURL, "/") }
+func (s *Server) URL() string { return s.core.URL() }
 
 // Config answers a signkit.Config for the default admin user of this server.
 // With a server that does not listen (New without Start), set HTTPClient to a
@@ -120,43 +68,38 @@ func (s *Server) Config() signkit.Config {
 
 // DefaultCredentials answers the ids and credentials of the default admin user.
 func (s *Server) DefaultCredentials() UserCredentials {
-	return credentialsOf(s.accounts.ByID(DefaultUserID))
+	return UserCredentials(s.core.Accounts.ByID(DefaultUserID).Identity())
 }
 
 // AddUser adds an API user (to the default customer unless spec says
 // otherwise) with fresh credentials.
 func (s *Server) AddUser(spec UserSpec) (UserCredentials, error) {
-	u, err := s.accounts.Add(accounts.Spec{Name: spec.Name, Email: spec.Email, Admin: spec.Admin,
-		SuperUser: spec.SuperUser, CustomerID: spec.CustomerID, NewCustomer: spec.NewCustomer})
+	u, err := s.core.Accounts.Add(accounts.Spec(spec))
 	if err != nil {
 		return UserCredentials{}, err
 	}
-	return credentialsOf(u), nil
+	return UserCredentials(u.Identity()), nil
 }
 
 // Now answers the current mock time.
-func (s *Server) Now() time.Time { return s.clock.Now() }
+func (s *Server) Now() time.Time { return s.core.Clock.Now() }
 
 // Advance moves mock time forward by d: it waits for work in flight, runs
 // everything that falls due in time order, waits for that too, then returns.
 // It works with either clock. Do not call it from inside a handler.
-func (s *Server) Advance(d time.Duration) { s.clock.Advance(d) }
+func (s *Server) Advance(d time.Duration) { s.core.Clock.Advance(d) }
 
 // Transport answers an http.RoundTripper that serves requests in process,
 // without sockets, so it works inside testing/synctest. Any host works.
-func (s *Server) Transport() http.RoundTripper { return inProcess{h: s.handler} }
+func (s *Server) Transport() http.RoundTripper { return inproc.Transport{Handler: s.core.Handler()} }
 
 // Reset returns every domain to its initial state: the default account only,
 // no tokens, forms, submissions or case files, an empty journal and no
 // scheduled work. Mock time stays where it is.
-func (s *Server) Reset() {
-	s.clock.DropTasks()
-	s.clock.WaitIdle()
-	for _, fn := range s.resetHooks {
-		fn()
-	}
-	s.journal.Reset()
-}
+func (s *Server) Reset() { s.core.Reset() }
+
+// Stats answers what the mock holds now, across all customers.
+func (s *Server) Stats() Stats { return Stats(s.core.Stats()) }
 
 // Close stops the listener of Start (if any), the scheduler, and waits for
 // work in flight. Calling it again does nothing.
@@ -169,8 +112,6 @@ func (s *Server) Close() {
 				_ = s.httpSrv.Close()
 			}
 		}
-		s.clock.Close()
-		s.signing.Close()
-		s.closeWebhooks()
+		s.core.Close()
 	})
 }

@@ -225,7 +225,7 @@ func TestEventPayloadShapes(t *testing.T) {
 	if err := s.SignerAction(id, sid, ActionReject); err != nil {
 		t.Fatal(err)
 	}
-	evs := s.signing.EventsSince(DefaultCustomerID, 0)
+	evs := s.core.Signing.EventsSince(DefaultCustomerID, 0)
 	want := []string{
 		fmt.Sprintf(`{"topic":"signer","eventType":"requestActivated","eventTime":{"date":"2026-11-22 10:00:01.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":%d,"caseFile":{"id":%d,"status":1}}}`, sid, id),
 		fmt.Sprintf(`{"topic":"signer","eventType":"requestSent","eventTime":{"date":"2026-11-22 10:00:01.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":%d,"caseFile":{"id":%d,"status":1}}}`, sid, id),
@@ -261,7 +261,7 @@ func TestEventListeners(t *testing.T) {
 	t.Parallel()
 	s, tok, file := sndServer(t)
 	var got []string
-	cancel := s.signing.Subscribe(func(ev *event) { got = append(got, ev.Type) })
+	cancel := s.core.Signing.Subscribe(func(ev *event) { got = append(got, ev.Type) })
 	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
 	cancel()
 	if err := s.SignerAction(id, sndSignerID(t, s, id, "Ann"), ActionOpen); err != nil {
@@ -289,12 +289,12 @@ func TestControlSignerActionErrors(t *testing.T) {
 		{fmt.Sprintf("/mock/casefiles/%d/signers/%d/sign", id, sid), 409},
 	}
 	for _, tc := range tests {
-		before := len(s.signing.EventsSince(0, 0))
+		before := len(s.core.Signing.EventsSince(0, 0))
 		st, b := call(t, s, "POST", tc.path, "", nil, nil)
 		if st != tc.want {
 			t.Fatalf("POST %s: %d, want %d: %s", tc.path, st, tc.want, b)
 		}
-		if after := len(s.signing.EventsSince(0, 0)); tc.want != 200 && after != before {
+		if after := len(s.core.Signing.EventsSince(0, 0)); tc.want != 200 && after != before {
 			t.Fatalf("POST %s failed but emitted %d events", tc.path, after-before)
 		}
 	}
@@ -330,7 +330,7 @@ func TestEmailTexts(t *testing.T) {
 			strings.Contains(e[1].Text, links[1].SigningLink) && e[1].SigningLink == links[1].SigningLink},
 		{"Ann's completion subject is hers", e[2].To == "ann@example.com" && e[2].Subject == "All done" && e[2].Text != ""},
 		{"Bob's completion is the default", e[3].To == "bob@example.com" && strings.Contains(e[3].Subject, "signed")},
-		{"dated on the mock clock", e[0].At.Equal(epoch.Add(s.cfg.jobDelay))},
+		{"dated on the mock clock", e[0].At.Equal(epoch.Add(s.cfg.JobDelay))},
 	}
 	for _, c := range checks {
 		if !c.ok {

@@ -18,37 +18,25 @@ const (
 	ActionDelete        = signing.ActionDelete        // the signer was removed: deleted, then maybe the next round
 )
 
-// initSigning sets up the signing service: the case file store that form
-// submissions and Send jobs feed, the simulation, the signing pages, the
-// event log and the outbox.
-func (s *Server) initSigning() {
-	s.signing = signing.New(signing.Config{
-		Clock: s.clock, Temp: s.tmp, MaxBodyBytes: s.cfg.maxBodyBytes, Control: s.cfg.control,
-		BaseURL:      s.URL,
-		GiveCaseFile: func(customerID int64) { s.quotas.caseFiles.give(customerID, 1) },
-	})
-	s.onReset(s.signing.Reset)
-}
-
 // SignerAction performs an action of a signer of a case file, as the control
 // API does: one of the Action… constants. It takes effect, and its events
 // are in the event log, before it returns. An unknown case file, signer or
 // action is a 404 error; an action the current state does not allow is a
 // 409 error.
 func (s *Server) SignerAction(caseFileID, signerID int64, action string) error {
-	return s.signing.SignerAction(caseFileID, signerID, action)
+	return s.core.Signing.SignerAction(caseFileID, signerID, action)
 }
 
 // ShareCaseFile puts a case file in the customer's shared folder (shared
 // true), where every user of the customer may read it, or takes it out.
 func (s *Server) ShareCaseFile(caseFileID int64, shared bool) error {
-	return s.signing.ShareCaseFile(caseFileID, shared)
+	return s.core.Signing.ShareCaseFile(caseFileID, shared)
 }
 
 // SetCaseFileExpiry sets when a case file that is still pending expires
 // (sign.casefile.expired, status 7); at must be in the future.
 func (s *Server) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
-	return s.signing.SetCaseFileExpiry(caseFileID, at)
+	return s.core.Signing.SetCaseFileExpiry(caseFileID, at)
 }
 
 // AnonymizeCaseFile anonymizes a finished case file (completed, rejected,
@@ -58,5 +46,5 @@ func (s *Server) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
 // working; documents stay. An unknown case file is a 404 error, one that
 // is not finished a 409 error (docs/platform.md, "Case file status").
 func (s *Server) AnonymizeCaseFile(caseFileID int64) error {
-	return s.signing.AnonymizeCaseFile(caseFileID)
+	return s.core.Signing.AnonymizeCaseFile(caseFileID)
 }

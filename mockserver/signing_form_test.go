@@ -28,7 +28,7 @@ func TestFormSubmissionIsActivatedAndSignedOnThePage(t *testing.T) {
 	if got, want := sndEvents(t, s, id), []string{"signer.requestActivated:Ann Smith", "signer.requestSent:Ann Smith"}; !slices.Equal(got, want) {
 		t.Fatalf("events after submission %q, want %q", got, want)
 	}
-	mails := s.signing.Emails()
+	mails := s.core.Signing.Emails()
 	if len(mails) != 1 || mails[0].To != "ann@example.com" || mails[0].SigningLink == "" {
 		t.Fatalf("request email: %+v", mails)
 	}

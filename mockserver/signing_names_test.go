@@ -1,6 +1,9 @@
 package mockserver
 
-import "github.com/signkit/signkit-go/mockserver/internal/signing"
+import (
+	"github.com/signkit/signkit-go/mockserver/internal/app"
+	"github.com/signkit/signkit-go/mockserver/internal/signing"
+)
 
 // The names of the signing service that the tests use, from package
 // signing; statuses and event types are the platform's wire values
@@ -46,3 +49,6 @@ const (
 	evSignerRequestSent = "sign.signer.requestSent"
 	evSignerRejected    = "sign.signer.rejected"
 )
+
+// sendCreatePath is the Send create endpoint under {Send}.
+const sendCreatePath = app.SendCreatePath

@@ -167,12 +167,12 @@ func TestSigningScenarios(t *testing.T) {
 				seen = all
 			}
 			var status int
-			s.signing.Inspect(id, func(cf *caseFile) { status = cf.Status })
+			s.core.Signing.Inspect(id, func(cf *caseFile) { status = cf.Status })
 			if status != tc.status {
 				t.Errorf("case file status %d, want %d", status, tc.status)
 			}
-			if n := len(s.signing.Emails()); n != tc.emails {
-				t.Errorf("%d emails, want %d: %+v", n, tc.emails, s.signing.Emails())
+			if n := len(s.core.Signing.Emails()); n != tc.emails {
+				t.Errorf("%d emails, want %d: %+v", n, tc.emails, s.core.Signing.Emails())
 			}
 		})
 	}

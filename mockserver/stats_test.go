@@ -19,7 +19,7 @@ func TestStatsCountWhatIsStored(t *testing.T) {
 		t.Fatalf("prefill: %d %s", st, b)
 	}
 	for range 2 {
-		if _, err := s.collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
+		if _, err := s.core.Collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			t.Fatal(err)
 		}
 	}

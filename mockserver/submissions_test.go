@@ -19,11 +19,11 @@ func TestSubmissionCreatesCaseFile(t *testing.T) {
 	id := activeForm(t, s, tok, sampleForm()).ExternalID
 	in := collect.NewSubmissionInput(validAnswers(), map[string]*collect.Upload{
 		"attachment": collect.NewUpload("cv.txt", "text/plain", []byte("hello"))})
-	sub, err := s.collect.Submit(id, "", in)
+	sub, err := s.core.Collect.Submit(id, "", in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cf, err := s.signing.Access(sub.CaseFileID(), s.accounts.ByID(DefaultUserID))
+	cf, err := s.core.Signing.Access(sub.CaseFileID(), s.core.Accounts.ByID(DefaultUserID))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestHiddenSectionAnswersAreDropped(t *testing.T) {
 	in := validAnswers()
 	in["hasCompany"] = "no"
 	in["vat"] = "not a number" // hidden: ignored, not validated
-	sub, err := s.collect.Submit(id, "", collect.NewSubmissionInput(in, nil))
+	sub, err := s.core.Collect.Submit(id, "", collect.NewSubmissionInput(in, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestSubmissionListing(t *testing.T) {
 	tok := login(t, s, s.DefaultCredentials())
 	id := activeForm(t, s, tok, sampleForm()).ExternalID
 	for range 25 {
-		if _, err := s.collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
+		if _, err := s.core.Collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			t.Fatal(err)
 		}
 		s.Advance(time.Minute)
@@ -149,7 +149,7 @@ func TestOwnership(t *testing.T) {
 	s := newManual(t)
 	tok := login(t, s, s.DefaultCredentials())
 	id := activeForm(t, s, tok, sampleForm()).ExternalID
-	sub, err := s.collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil))
+	sub, err := s.core.Collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestTransportInsideSynctest(t *testing.T) {
 			t.Fatalf("fresh token: %d", st)
 		}
 		ran := false
-		s.clock.After(30*time.Minute, func() { ran = true })
+		s.core.Clock.After(30*time.Minute, func() { ran = true })
 		time.Sleep(time.Hour)
 		synctest.Wait()
 		if !ran {

@@ -256,9 +256,9 @@ func TestActiveSubscriptionLimit(t *testing.T) {
 // mustCreds answers the credentials of the default customer's user named name.
 func mustCreds(t *testing.T, s *Server, name string) UserCredentials {
 	t.Helper()
-	for id := DefaultUserID; s.accounts.ByID(id) != nil; id++ { // ids are handed out in order
-		if u := s.accounts.ByID(id); u.Name == name {
-			return credentialsOf(u)
+	for id := DefaultUserID; s.core.Accounts.ByID(id) != nil; id++ { // ids are handed out in order
+		if u := s.core.Accounts.ByID(id); u.Name == name {
+			return UserCredentials(u.Identity())
 		}
 	}
 	t.Fatalf("no user %q", name)

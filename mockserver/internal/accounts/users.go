@@ -25,16 +25,35 @@ type User struct {
 	Creds      auth.Credentials
 }
 
-// Spec describes a user to add.
+// Spec describes a user to add; its JSON is the body of POST /mock/users,
+// and its fields match mockserver.UserSpec one for one.
 type Spec struct {
-	Name      string
-	Email     string
-	Admin     bool
-	SuperUser bool
+	Name      string `json:"name"`
+	Email     string `json:"email"`
+	Admin     bool   `json:"admin"`
+	SuperUser bool   `json:"superUser"`
 	// CustomerID puts the user in an existing customer; 0 means the default
 	// customer. NewCustomer puts the user in a new customer instead.
-	CustomerID  int64
-	NewCustomer bool
+	CustomerID  int64 `json:"customerId,omitempty"`
+	NewCustomer bool  `json:"newCustomer,omitempty"`
+}
+
+// Identity is a user's ids and credentials, the JSON of GET
+// /mock/credentials and POST /mock/users; its fields match
+// mockserver.UserCredentials one for one.
+type Identity struct {
+	ClientID     string `json:"clientId"`
+	ClientSecret string `json:"clientSecret"`
+	APIKey       string `json:"apiKey"`
+	APISecret    string `json:"apiSecret"`
+	CustomerID   int64  `json:"customerId"`
+	UserID       int64  `json:"userId"`
+}
+
+// Identity answers the user's ids and credentials.
+func (u *User) Identity() Identity {
+	return Identity{ClientID: u.Creds.ClientID, ClientSecret: u.Creds.ClientSecret, APIKey: u.Creds.APIKey,
+		APISecret: u.Creds.APISecret, CustomerID: u.CustomerID, UserID: u.ID}
 }
 
 // store holds customers and users.

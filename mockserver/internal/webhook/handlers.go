@@ -145,3 +145,20 @@ func (svc *Service) readEmptyObject(w http.ResponseWriter, r *http.Request) erro
 	}
 	return nil
 }
+
+// CtlDeliveries is GET /mock/deliveries[?subscriptionId=…][&eventId=…][&eventType=…]:
+// {"items":[{"eventId","eventType","subscriptionId","attempt","at","outcome","status","error","durationMs"}]}.
+func (svc *Service) CtlDeliveries(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	passes := func(filter, v string) bool { return filter == "" || filter == v }
+	items := []Delivery{}
+	for _, d := range svc.Deliveries() {
+		if passes(q.Get("subscriptionId"), d.SubscriptionID) && passes(q.Get("eventId"), d.EventID) &&
+			passes(q.Get("eventType"), d.EventType) {
+			d.At = d.At.UTC()
+			items = append(items, d)
+		}
+	}
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": items})
+	return nil
+}

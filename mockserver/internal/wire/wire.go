@@ -10,6 +10,8 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+
+	"github.com/signkit/signkit-go/mockserver/internal/ids"
 )
 
 // Error is an error answer of the mock's services. Handlers return it
@@ -182,4 +184,18 @@ func BaseURL(r *http.Request) string {
 		host = r.URL.Host
 	}
 	return scheme + "://" + host
+}
+
+// RequestIDHeader names the id the platform gives every answer
+// (docs/platform.md, "Errors and request ids").
+const RequestIDHeader = "X-Penneo-Request-Id"
+
+// WithRequestID gives every answer that passes next, whatever produced it
+// (a service, a public page, the control API, an error, a 404, an injected
+// fault), a fresh X-Penneo-Request-Id.
+func WithRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(RequestIDHeader, ids.UUID())
+		next.ServeHTTP(w, r)
+	})
 }

@@ -1,4 +1,6 @@
-package mockserver
+// Package inproc serves HTTP requests by calling a handler in the same
+// process, as an http.RoundTripper: the mock's Transport.
+package inproc
 
 import (
 	"fmt"
@@ -7,13 +9,13 @@ import (
 	"sync"
 )
 
-// inProcess is an http.RoundTripper that serves requests by calling the
+// Transport is an http.RoundTripper that serves requests by calling the
 // server's handler directly: no sockets, so it works inside testing/synctest.
 // The response body streams through a pipe while the handler runs.
-type inProcess struct{ h http.Handler }
+type Transport struct{ Handler http.Handler }
 
 // RoundTrip implements http.RoundTripper.
-func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	r := req.Clone(ctx)
 	if r.Body == nil {
@@ -29,12 +31,12 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				rw.abort(fmt.Errorf("mockserver: handler panicked: %v", p))
+				rw.Abort(fmt.Errorf("mockserver: handler panicked: %v", p))
 			}
 			rw.finish()
 			_ = r.Body.Close()
 		}()
-		t.h.ServeHTTP(rw, r)
+		t.Handler.ServeHTTP(rw, r)
 	}()
 	select {
 	case <-rw.ready:
@@ -92,8 +94,8 @@ func (p *pipeWriter) Write(b []byte) (int, error) {
 // Flush implements http.Flusher; the pipe has no buffer to flush.
 func (p *pipeWriter) Flush() { p.WriteHeader(http.StatusOK) }
 
-// abort fails the round trip (before headers) or the body read (after).
-func (p *pipeWriter) abort(err error) {
+// Abort fails the round trip (before headers) or the body read (after).
+func (p *pipeWriter) Abort(err error) {
 	p.once.Do(func() {
 		p.err = err
 		close(p.ready)

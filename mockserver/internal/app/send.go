@@ -1,6 +1,8 @@
-package mockserver
+package app
 
 import (
+	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/quota"
 	"net/http"
 	"os"
 	"time"
@@ -12,29 +14,30 @@ import (
 
 // initSend sets up the Send service, wired to the signing store: a job's
 // case file is made by jobCaseFile and added (and activated) there.
-func (s *Server) initSend() {
-	s.send = send.New(send.Config{
-		Clock: s.clock, JobDelay: s.cfg.jobDelay, MaxUploadBytes: s.maxUploadBytes(), MaxBodyBytes: s.cfg.maxBodyBytes,
-		Temp: s.tmp,
+func (a *App) initSend() {
+	q := a.quotas
+	a.Send = send.New(send.Config{
+		Clock: a.Clock, JobDelay: a.Cfg.JobDelay, MaxUploadBytes: a.Cfg.MaxUploadBytes, MaxBodyBytes: a.Cfg.MaxBodyBytes,
+		Temp: a.Temp,
 		CallerOf: func(r *http.Request) send.Caller {
-			u := userFrom(r)
+			u := accounts.From(r.Context())
 			return send.Caller{UserID: u.ID, CustomerID: u.CustomerID}
 		},
-		TakePlaces:   func(customerID int64) error { return takeAll(customerID, s.quotas.jobs, s.quotas.caseFiles) },
-		GiveCaseFile: func(customerID int64) { s.quotas.caseFiles.give(customerID, 1) },
+		TakePlaces:   func(customerID int64) error { return quota.TakeAll(customerID, q.Jobs, q.CaseFiles) },
+		GiveCaseFile: func(customerID int64) { q.CaseFiles.Give(customerID, 1) },
 		Create: func(j *send.Job) (int64, error) {
-			cf, err := jobCaseFile(j, s.Now())
+			cf, err := jobCaseFile(j, a.Clock.Now())
 			if err != nil {
 				return 0, err
 			}
-			s.signing.Add(cf)
+			a.Signing.Add(cf)
 			return cf.ID, nil
 		},
 		Links: func(caseFileID int64, r *http.Request) []send.Link {
-			return s.signingLinks(caseFileID, wire.BaseURL(r))
+			return a.signingLinks(caseFileID, wire.BaseURL(r))
 		},
 	})
-	s.onReset(s.send.Reset)
+	a.onReset(a.Send.Reset)
 }
 
 // jobCaseFile turns a job's definition and files into a new case file;
@@ -110,9 +113,9 @@ type errGone string
 func (e errGone) Error() string { return "the uploaded file " + string(e) + " is no longer available" }
 
 // signingLinks answers one signing link per signer of a case file.
-func (s *Server) signingLinks(caseFileID int64, base string) []send.Link {
+func (a *App) signingLinks(caseFileID int64, base string) []send.Link {
 	links := []send.Link{}
-	for _, l := range s.signing.SignerLinks(caseFileID, base) {
+	for _, l := range a.Signing.SignerLinks(caseFileID, base) {
 		links = append(links, send.Link{Name: l.Name, Role: l.Role, Email: l.Email, SigningLink: l.URL})
 	}
 	return links

@@ -1,0 +1,93 @@
+package app
+
+import "net/http"
+
+// SendCreatePath is the Send create endpoint under {Send}, with the
+// platform's fixed version segment (docs/platform.md, "Send").
+const SendCreatePath = "/api/v1/casefiles/20251022/create"
+
+// routes answers the handler of every route of the mock: the five services
+// under their LocalEndpoints prefixes, the public pages and the control
+// API. This table is the mock's table of contents: each pattern appears
+// here once, with the service that guards it and the handler that serves
+// it. Patterns are http.ServeMux patterns ("METHOD /path/{wildcard}"); a GET
+// route answers HEAD too.
+func (a *App) routes() http.Handler {
+	mux := http.NewServeMux()
+	// route registers a route; protected services check the token first.
+	route := func(svc service, pattern string, h handlerFunc) { mux.Handle(pattern, a.serve(svc, true, h)) }
+	// open registers a route of a protected service that needs no token.
+	open := func(svc service, pattern string, h handlerFunc) { mux.Handle(pattern, a.serve(svc, false, h)) }
+
+	// Auth, {Auth} = /auth: the API Keys Grant token endpoint.
+	route(svcAuth, "POST /auth/oauth/token", a.Accounts.HandleToken)
+
+	// Forms service, {Forms} = /collect/api.
+	route(svcForms, "POST /collect/api/v1/forms", a.Collect.HandleCreateForm)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}", a.Collect.HandleGetForm)
+	route(svcForms, "PUT /collect/api/v1/forms/{externalId}", a.Collect.HandleUpdateForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/publish", a.Collect.HandlePublishForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/archive", a.Collect.HandleArchiveForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/requests", a.Collect.HandleCreateRequest)
+	route(svcForms, "POST /collect/api/v2/forms/{externalId}/requests", a.Collect.HandleCreateRequestV2)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/requests/{requestId}/answers", a.Collect.HandleRequestAnswers)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions", a.Collect.HandleListSubmissions)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions/{submissionId}/answers", a.Collect.HandleAnswers)
+	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files", a.Collect.HandleListFiles)
+	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files/{fileId}", a.Collect.HandleDownloadFile)
+
+	// Send service, {Send} = /send: simple case file creation and its queue.
+	route(svcSend, "POST /send"+SendCreatePath, a.Send.HandleCreate)
+	open(svcSend, "POST /send/api/v1/queue/public/status", a.Send.HandleStatus)
+
+	// Signing service, {Sign} = "": case files and documents.
+	route(svcSign, "GET /api/v1/casefiles", a.Signing.HandleListCaseFiles)
+	route(svcSign, "GET /api/v1/casefiles/{casefileId}", a.Signing.HandleGetCaseFile)
+	route(svcSign, "DELETE /api/v1/casefiles/{casefileId}", a.Signing.HandleDeleteCaseFile)
+	route(svcSign, "GET /api/v3/casefiles/{casefileId}", a.Signing.HandleGetCaseFile)
+	route(svcSign, "GET /api/v3/documents/{documentId}/content", a.Signing.HandleDocumentContent)
+	route(svcSign, "GET /api/v1/documents/{documentId}/content", a.Signing.HandleDocumentContent)
+
+	// Webhook service, {Webhook} = /webhook: subscriptions.
+	route(svcWebhook, "POST /webhook/api/v1/subscriptions/test", a.Webhooks.HandleTest)
+	route(svcWebhook, "POST /webhook/api/v1/subscriptions", a.Webhooks.HandleCreate)
+	route(svcWebhook, "GET /webhook/api/v1/subscriptions", a.Webhooks.HandleList)
+	route(svcWebhook, "GET /webhook/api/v1/subscriptions/{id}", a.Webhooks.HandleGet)
+	route(svcWebhook, "PUT /webhook/api/v1/subscriptions/{id}", a.Webhooks.HandleReplace)
+	route(svcWebhook, "DELETE /webhook/api/v1/subscriptions/{id}", a.Webhooks.HandleDelete)
+
+	// Public pages, no token: forms to fill in, and signing pages.
+	route(svcPublic, "GET /public/forms/{externalId}", a.Collect.HandlePublicPage)
+	route(svcPublic, "POST /public/forms/{externalId}", a.Collect.HandlePublicSubmit)
+	route(svcPublic, "GET /public/forms/{externalId}/requests/{requestId}", a.Collect.HandlePublicPage)
+	route(svcPublic, "POST /public/forms/{externalId}/requests/{requestId}", a.Collect.HandlePublicSubmit)
+	route(svcPublic, "GET /public/sign/{token}", a.Signing.HandleSigningPage)
+	route(svcPublic, "POST /public/sign/{token}", a.Signing.HandleSigningPost)
+	route(svcPublic, "GET /public/sign/{token}/documents/{documentId}", a.Signing.HandleSigningDocument)
+
+	// Control API under /mock, no token; off with WithControlAPI(false).
+	if a.Cfg.Control {
+		ctl := control{a}
+		route(svcControl, "GET /mock/health", ctl.health)
+		route(svcControl, "GET /mock/credentials", ctl.credentials)
+		route(svcControl, "POST /mock/users", ctl.addUser)
+		route(svcControl, "GET /mock/clock", ctl.clock)
+		route(svcControl, "POST /mock/clock/advance", ctl.advance)
+		route(svcControl, "GET /mock/requests", ctl.requests)
+		route(svcControl, "GET /mock/stats", ctl.stats)
+		route(svcControl, "POST /mock/reset", ctl.reset)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/signers/{signerId}/{action}", a.Signing.CtlSignerAction)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/shared-folder", a.Signing.CtlSharedFolder)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/expiry", a.Signing.CtlExpiry)
+		route(svcControl, "POST /mock/casefiles/{casefileId}/anonymize", a.Signing.CtlAnonymize)
+		route(svcControl, "GET /mock/emails", a.Signing.CtlEmails)
+		route(svcControl, "GET /mock/events", a.Signing.CtlEvents)
+		route(svcControl, "GET /mock/deliveries", a.Webhooks.CtlDeliveries)
+		route(svcControl, "GET /mock/faults", a.Faults.HandleList)
+		route(svcControl, "POST /mock/faults", a.Faults.HandleAdd)
+		route(svcControl, "DELETE /mock/faults", a.Faults.HandleClear)
+	}
+	f := &fallback{a: a, mux: mux}
+	mux.Handle("/", http.HandlerFunc(f.noRoute))
+	return f
+}
