@@ -6,6 +6,7 @@ package clock
 import (
 	"container/heap"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,14 +19,20 @@ import (
 type Clock struct {
 	manual bool
 
-	mu     sync.RWMutex // Now takes it for reading: every request reads the time
-	idle   *sync.Cond   // signalled when busy drops to zero
-	base   time.Time    // manual clock: the current mock time
+	mu     sync.Mutex
+	idle   *sync.Cond // signalled when busy drops to zero
+	base   time.Time  // manual clock: the current mock time
 	offset time.Duration
-	tasks  taskQueue
-	seq    uint64
-	busy   int
-	closed bool
+
+	// Copies of base and offset that Now reads without the lock (every
+	// request reads the time); they change only under mu, with base and
+	// offset.
+	baseNow   atomic.Pointer[time.Time]
+	offsetNow atomic.Int64
+	tasks     taskQueue
+	seq       uint64
+	busy      int
+	closed    bool
 
 	advanceMu sync.Mutex // one Advance at a time
 	wake      chan struct{}
@@ -47,6 +54,7 @@ func New(manual bool, start time.Time) *Clock {
 	c := &Clock{manual: manual, base: start, wake: make(chan struct{}, 1),
 		done: make(chan struct{}), stopped: make(chan struct{})}
 	c.idle = sync.NewCond(&c.mu)
+	c.baseNow.Store(&start)
 	if manual {
 		close(c.stopped)
 	} else {
@@ -57,16 +65,24 @@ func New(manual bool, start time.Time) *Clock {
 
 // Now answers the current mock time.
 func (c *Clock) Now() time.Time {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.nowLocked()
+	if c.manual {
+		return *c.baseNow.Load()
+	}
+	return time.Now().Add(time.Duration(c.offsetNow.Load()))
 }
 
+// nowLocked answers the current mock time; c.mu is held.
 func (c *Clock) nowLocked() time.Time {
 	if c.manual {
 		return c.base
 	}
 	return time.Now().Add(c.offset)
+}
+
+// setBase moves the manual clock's time to t; c.mu is held.
+func (c *Clock) setBase(t time.Time) {
+	c.base = t
+	c.baseNow.Store(&t)
 }
 
 // At schedules fn to run when mock time reaches t. A t that is not in the
@@ -152,6 +168,7 @@ func (c *Clock) Advance(d time.Duration) {
 	target := c.base.Add(d)
 	if !c.manual {
 		c.offset += d
+		c.offsetNow.Store(int64(c.offset))
 		target = c.nowLocked()
 	}
 	c.mu.Unlock()
@@ -160,7 +177,7 @@ func (c *Clock) Advance(d time.Duration) {
 	}
 	c.mu.Lock()
 	if c.manual && target.After(c.base) {
-		c.base = target
+		c.setBase(target)
 	}
 	c.mu.Unlock()
 }
@@ -175,7 +192,7 @@ func (c *Clock) runDue(target time.Time) bool {
 	}
 	instant := c.tasks[0].at
 	if c.manual && instant.After(c.base) {
-		c.base = instant
+		c.setBase(instant)
 	}
 	for len(c.tasks) > 0 && c.tasks[0].at.Equal(instant) {
 		tk := heap.Pop(&c.tasks).(*Task)

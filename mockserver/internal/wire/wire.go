@@ -195,7 +195,7 @@ const RequestIDHeader = "X-Penneo-Request-Id"
 // fault), a fresh X-Penneo-Request-Id.
 func WithRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set(RequestIDHeader, ids.UUID())
+		w.Header()[RequestIDHeader] = []string{ids.UUID()} // the name is canonical already
 		next.ServeHTTP(w, r)
 	})
 }
