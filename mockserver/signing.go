@@ -24,19 +24,19 @@ const (
 // action is a 404 error; an action the current state does not allow is a
 // 409 error.
 func (s *Server) SignerAction(caseFileID, signerID int64, action string) error {
-	return s.core.Signing.SignerAction(caseFileID, signerID, action)
+	return s.core.Signing.Control.SignerAction(caseFileID, signerID, action)
 }
 
 // ShareCaseFile puts a case file in the customer's shared folder (shared
 // true), where every user of the customer may read it, or takes it out.
 func (s *Server) ShareCaseFile(caseFileID int64, shared bool) error {
-	return s.core.Signing.ShareCaseFile(caseFileID, shared)
+	return s.core.Signing.Control.ShareCaseFile(caseFileID, shared)
 }
 
 // SetCaseFileExpiry sets when a case file that is still pending expires
 // (sign.casefile.expired, status 7); at must be in the future.
 func (s *Server) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
-	return s.core.Signing.SetCaseFileExpiry(caseFileID, at)
+	return s.core.Signing.Control.SetCaseFileExpiry(caseFileID, at)
 }
 
 // AnonymizeCaseFile anonymizes a finished case file (completed, rejected,
@@ -46,5 +46,5 @@ func (s *Server) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
 // working; documents stay. An unknown case file is a 404 error, one that
 // is not finished a 409 error (docs/platform.md, "Case file status").
 func (s *Server) AnonymizeCaseFile(caseFileID int64) error {
-	return s.core.Signing.AnonymizeCaseFile(caseFileID)
+	return s.core.Signing.Control.AnonymizeCaseFile(caseFileID)
 }

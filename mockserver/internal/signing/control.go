@@ -49,7 +49,13 @@ func signerActionRules() map[string]signerActionRule {
 // are in the event log, before it returns. An unknown case file, signer or
 // action is a 404 error; an action the current state does not allow is a
 // 409 error.
-func (s *Service) SignerAction(caseFileID, signerID int64, action string) error {
+func (c *Control) SignerAction(caseFileID, signerID int64, action string) error {
+	return c.sim.signerAction(caseFileID, signerID, action)
+}
+
+// signerAction performs a signer's action (see Control.SignerAction); the
+// signing page's Sign and Reject come here too.
+func (s *simulation) signerAction(caseFileID, signerID int64, action string) error {
 	rule, ok := signerActionRules()[action]
 	if !ok {
 		return wire.NotFound("no signer action %q; actions: request-opened, open, sign, reject, bounce, undeliverable, delete", action)
@@ -93,7 +99,7 @@ func (s *Service) SignerAction(caseFileID, signerID int64, action string) error 
 
 // ShareCaseFile puts a case file in the customer's shared folder (shared
 // true), where every user of the customer may read it, or takes it out.
-func (s *Service) ShareCaseFile(caseFileID int64, shared bool) error {
+func (s *Control) ShareCaseFile(caseFileID int64, shared bool) error {
 	s.cases.mu.Lock()
 	defer s.cases.mu.Unlock()
 	cf := s.cases.files[caseFileID]
@@ -116,7 +122,7 @@ func pathID(r *http.Request, name string) (int64, error) {
 // CtlSignerAction is POST /mock/casefiles/{id}/signers/{signerId}/{action}:
 // it answers the case file as the signing service shows it, after the
 // action took effect.
-func (s *Service) CtlSignerAction(w http.ResponseWriter, r *http.Request) error {
+func (s *Control) CtlSignerAction(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err
@@ -125,14 +131,14 @@ func (s *Service) CtlSignerAction(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if err := s.SignerAction(id, sid, r.PathValue("action")); err != nil {
+	if err := s.sim.signerAction(id, sid, r.PathValue("action")); err != nil {
 		return err
 	}
 	return s.writeCaseFile(w, id)
 }
 
 // CtlSharedFolder is POST /mock/casefiles/{id}/shared-folder {"shared":bool}.
-func (s *Service) CtlSharedFolder(w http.ResponseWriter, r *http.Request) error {
+func (s *Control) CtlSharedFolder(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err
@@ -156,7 +162,7 @@ func (s *Service) CtlSharedFolder(w http.ResponseWriter, r *http.Request) error 
 
 // SetCaseFileExpiry sets when a case file that is still pending expires
 // (sign.casefile.expired, status 7); at must be in the future.
-func (s *Service) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
+func (s *Control) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	cf, _ := s.lookupSigner(caseFileID, 0)
@@ -173,13 +179,13 @@ func (s *Service) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
 	}
 	s.write(func() { cf.ExpireAt = at })
 	if cf.Status == cfPending {
-		s.scheduleExpiry(cf)
+		s.sim.scheduleExpiry(cf)
 	}
 	return nil
 }
 
 // CtlExpiry is POST /mock/casefiles/{id}/expiry {"expireAt":"<RFC 3339>"}.
-func (s *Service) CtlExpiry(w http.ResponseWriter, r *http.Request) error {
+func (s *Control) CtlExpiry(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err
@@ -208,7 +214,7 @@ func (s *Service) CtlExpiry(w http.ResponseWriter, r *http.Request) error {
 // the signers' and CC recipients' names and emails blanked, signing links
 // gone. It answers the case file as the signing service then shows it; an
 // unknown case file 404, one not finished 409.
-func (s *Service) CtlAnonymize(w http.ResponseWriter, r *http.Request) error {
+func (s *Control) CtlAnonymize(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
 		return err

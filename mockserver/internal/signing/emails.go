@@ -37,12 +37,12 @@ func newOutbox() *outbox { return ring.New[Email](MaxEmails) }
 
 // SendEmail puts an email to one recipient in the outbox, dated now.
 // signingLink may be empty.
-func (s *Service) SendEmail(to, subject, text, signingLink string) {
+func (s *state) SendEmail(to, subject, text, signingLink string) {
 	s.sign.outbox.Add(Email{To: to, Subject: subject, Text: text, SigningLink: signingLink, At: s.Now().UTC()})
 }
 
 // CtlEmails is GET /mock/emails: {"items":[{"to","subject","text","signingLink","at"}]}.
-func (s *Service) CtlEmails(w http.ResponseWriter, _ *http.Request) error {
+func (s *Control) CtlEmails(w http.ResponseWriter, _ *http.Request) error {
 	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.sign.outbox.List()})
 	return nil
 }

@@ -168,12 +168,12 @@ func (l *eventLog) since(customerID, after int64) []*Event {
 }
 
 // EmitCaseFile emits a case file event with payload {id, status}.
-func (s *Service) EmitCaseFile(cf *CaseFile, typ string) {
+func (s *state) EmitCaseFile(cf *CaseFile, typ string) {
 	s.sign.events.emit(cf.CustomerID, cf.ID, typ, s.Now(), CaseFileRef{ID: cf.ID, Status: cf.Status})
 }
 
 // emitSigner emits a signer event with payload {id, caseFile:{id, status}}.
-func (s *Service) emitSigner(cf *CaseFile, sg *Signer, typ string) {
+func (s *state) emitSigner(cf *CaseFile, sg *Signer, typ string) {
 	s.sign.events.emit(cf.CustomerID, cf.ID, typ, s.Now(),
 		SignerPayload{ID: sg.ID, CaseFile: CaseFileRef{ID: cf.ID, Status: cf.Status}})
 }
@@ -190,7 +190,7 @@ type EventJSON struct {
 }
 
 // CtlEvents is GET /mock/events[?customerId=n][&after=seq]: the event log.
-func (s *Service) CtlEvents(w http.ResponseWriter, r *http.Request) error {
+func (s *Control) CtlEvents(w http.ResponseWriter, r *http.Request) error {
 	var p wire.Problems
 	num := func(name string) int64 {
 		v := r.URL.Query().Get(name)

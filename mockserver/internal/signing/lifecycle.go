@@ -42,7 +42,7 @@ func (s *Service) deleteCaseFile(id int64) (CaseFileJSON, error) {
 	case cfCompleted, cfSigned, cfAnonymized:
 		return CaseFileJSON{}, wire.Conflict("case file %d is %s and cannot be deleted", id, caseFileStatusName(cf.Status))
 	}
-	s.cancelTimers(cf)
+	s.sim.cancelTimers(cf)
 	now := s.Now()
 	var paths []string
 	s.cases.mu.Lock()
@@ -71,7 +71,7 @@ func (s *Service) deleteCaseFile(id int64) (CaseFileJSON, error) {
 // its signers and CC recipients are blanked and its signing links stop
 // working; documents stay. An unknown case file is a 404 error, one that
 // is not finished a 409 error (docs/platform.md, "Case file status").
-func (s *Service) AnonymizeCaseFile(caseFileID int64) error {
+func (s *Control) AnonymizeCaseFile(caseFileID int64) error {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	cf, _ := s.lookupSigner(caseFileID, 0)
@@ -83,7 +83,7 @@ func (s *Service) AnonymizeCaseFile(caseFileID int64) error {
 	default:
 		return wire.Conflict("case file %d is %s: only a finished case file can be anonymized", cf.ID, caseFileStatusName(cf.Status))
 	}
-	s.cancelTimers(cf)
+	s.sim.cancelTimers(cf)
 	now := s.Now()
 	s.write(func() {
 		cf.Status, cf.Updated = cfAnonymized, now

@@ -115,7 +115,7 @@ func (nopSeekCloser) Close() error { return nil }
 // signDocument writes the signed PDF of one document (original pages plus
 // the signature page) to a new file in the server's temporary directory and
 // answers its path.
-func (s *Service) signDocument(cf *CaseFile, d *Document, signers []signedBy, at time.Time) (string, error) {
+func (s *simulation) signDocument(cf *CaseFile, d *Document, signers []signedBy, at time.Time) (string, error) {
 	page, err := signaturePage(cf.Title, d.Title, signers, at)
 	if err != nil {
 		return "", err
@@ -144,7 +144,7 @@ func (s *Service) signDocument(cf *CaseFile, d *Document, signers []signedBy, at
 // signDocuments produces the signed PDF of every signable document of a
 // case file whose signers have all signed. It answers the paths by
 // document id; on error, no file is left behind.
-func (s *Service) signDocuments(cf *CaseFile, at time.Time) (map[int64]string, error) {
+func (s *simulation) signDocuments(cf *CaseFile, at time.Time) (map[int64]string, error) {
 	paths := map[int64]string{}
 	for _, d := range cf.Documents {
 		if !d.Signable {

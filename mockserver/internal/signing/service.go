@@ -36,13 +36,44 @@ type Config struct {
 }
 
 // Service holds the case files, the signing links, the event log and the
-// outbox. Its methods are safe for concurrent use.
+// outbox, and serves the signing service's routes. Its methods, and those
+// of its Pages and Control, are safe for concurrent use.
 type Service struct {
+	*state
+	sim *simulation
+
+	// Pages serves the signing pages behind the signing links.
+	Pages *Pages
+	// Control is the simulation's control API: signer actions, shared
+	// folders, expiry, anonymization, and the event log and outbox.
+	Control *Control
+}
+
+// state is what the service, its pages, its control API and the
+// simulation share; its methods are the helpers they all use.
+type state struct {
 	cfg   Config
 	clock *clock.Clock
 	tmp   *tmpdir.Dir
 	cases *caseFileStore
 	sign  *signingState
+}
+
+// simulation moves case files and signers through their statuses:
+// activation, rounds, signing, rejection, completion, reminders and expiry
+// (signing.go).
+type simulation struct{ *state }
+
+// Pages serves the signing pages (signing_page.go).
+type Pages struct {
+	*state
+	sim *simulation
+}
+
+// Control is the simulation's control API (control.go).
+type Control struct {
+	*state
+	sim *simulation
 }
 
 // user is an API user, as package accounts authenticates them.
@@ -53,16 +84,17 @@ func userFrom(r *http.Request) *user { return accounts.From(r.Context()) }
 
 // New answers a service with no case files.
 func New(cfg Config) *Service {
-	s := &Service{cfg: cfg, clock: cfg.Clock, tmp: cfg.Temp}
-	s.cases = newCaseFileStore(s.Now)
-	s.sign = &signingState{links: map[string]linkRef{}, events: newEventLog(), outbox: newOutbox(),
+	st := &state{cfg: cfg, clock: cfg.Clock, tmp: cfg.Temp}
+	st.cases = newCaseFileStore(st.Now)
+	st.sign = &signingState{links: map[string]linkRef{}, events: newEventLog(), outbox: newOutbox(),
 		page: template.Must(template.New("sign").Parse(signingPageHTML))}
-	s.cases.onAdd = s.activate
-	return s
+	sim := &simulation{st}
+	st.cases.onAdd = sim.activate
+	return &Service{state: st, sim: sim, Pages: &Pages{st, sim}, Control: &Control{st, sim}}
 }
 
 // Now answers the current mock time.
-func (s *Service) Now() time.Time { return s.clock.Now() }
+func (s *state) Now() time.Time { return s.clock.Now() }
 
 // Reset forgets every case file, signing link, event and email, and the
 // signed PDFs (the clock has dropped the scheduled work). Listeners of the

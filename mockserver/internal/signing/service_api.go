@@ -184,7 +184,7 @@ func signerView(sg *Signer) signerJSON {
 }
 
 // writeCaseFile answers 200 with a case file's JSON.
-func (s *Service) writeCaseFile(w http.ResponseWriter, id int64) error {
+func (s *state) writeCaseFile(w http.ResponseWriter, id int64) error {
 	s.cases.mu.RLock()
 	cf := s.cases.files[id]
 	if cf == nil {
@@ -221,7 +221,7 @@ type docContent struct {
 // by its integer id or its string documentId: the signed PDF when
 // wantSigned is not false and one exists, else the original. wantSigned
 // true without a signed PDF is a 409.
-func (s *Service) documentFor(documentID string, u *user, wantSigned *bool) (docContent, error) {
+func (s *state) documentFor(documentID string, u *user, wantSigned *bool) (docContent, error) {
 	d := s.cases.Document(documentID)
 	if d == nil {
 		return docContent{}, wire.NotFound("no document %q", documentID)

@@ -98,7 +98,7 @@ func SigningPageURL(base, token string) string { return base + "/public/sign/" +
 
 // lookupSigner answers a case file and one of its signers (nil when either
 // does not exist).
-func (s *Service) lookupSigner(caseFileID, signerID int64) (*CaseFile, *Signer) {
+func (s *state) lookupSigner(caseFileID, signerID int64) (*CaseFile, *Signer) {
 	s.cases.mu.RLock()
 	defer s.cases.mu.RUnlock()
 	cf := s.cases.files[caseFileID]
@@ -114,7 +114,7 @@ func (s *Service) lookupSigner(caseFileID, signerID int64) (*CaseFile, *Signer) 
 }
 
 // write applies fn to case file state under the store's write lock.
-func (s *Service) write(fn func()) {
+func (s *state) write(fn func()) {
 	s.cases.mu.Lock()
 	defer s.cases.mu.Unlock()
 	fn()
@@ -126,7 +126,7 @@ func (s *Service) write(fn func()) {
 // calling it again, or on a case file without signers, does nothing. A
 // case file whose sendAt lies ahead gets its signing links now and stays
 // new (0) until sendAt, when it is activated.
-func (s *Service) activate(cf *CaseFile) {
+func (s *simulation) activate(cf *CaseFile) {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	if cf.Status != cfNew || len(cf.Signers) == 0 {
@@ -163,7 +163,7 @@ func (s *Service) activate(cf *CaseFile) {
 
 // activateID activates a case file whose sendAt has come, unless it was
 // deleted meanwhile.
-func (s *Service) activateID(caseFileID int64) {
+func (s *simulation) activateID(caseFileID int64) {
 	if cf, _ := s.lookupSigner(caseFileID, 0); cf != nil {
 		s.activate(cf)
 	}
@@ -171,7 +171,7 @@ func (s *Service) activateID(caseFileID int64) {
 
 // measureRendered records the size of documents rendered on demand (the
 // answers PDF of a submission), so that details can report fileSize.
-func (s *Service) measureRendered(cf *CaseFile) {
+func (s *simulation) measureRendered(cf *CaseFile) {
 	for _, d := range cf.Documents {
 		if d.FileSize == 0 && d.OrigPath == "" && d.Render != nil {
 			if b, err := d.Render(); err == nil {
@@ -184,7 +184,7 @@ func (s *Service) measureRendered(cf *CaseFile) {
 // nextRound activates the signers of the lowest signOrder among those not
 // yet activated: requestActivated for each, and for those with an email the
 // request email, requestSent and their reminders.
-func (s *Service) nextRound(cf *CaseFile) {
+func (s *simulation) nextRound(cf *CaseFile) {
 	order, found := 0, false
 	for _, sg := range cf.Signers {
 		if sg.Status == sgNew && (!found || sg.SignOrder < order) {
@@ -214,7 +214,7 @@ func (s *Service) nextRound(cf *CaseFile) {
 // deleted: while a signer of the current round is still to sign, nothing;
 // then the next round; when no signer is left, completion (if anyone
 // signed).
-func (s *Service) progress(cf *CaseFile) {
+func (s *simulation) progress(cf *CaseFile) {
 	if cf.Status != cfPending {
 		return
 	}
@@ -243,7 +243,7 @@ func (s *Service) progress(cf *CaseFile) {
 // signed, each of whom with an email gets the completion email. If the
 // signed PDFs cannot be made (an original that is not a readable PDF), it
 // becomes failed (6) with sign.casefile.failed instead.
-func (s *Service) complete(cf *CaseFile) {
+func (s *simulation) complete(cf *CaseFile) {
 	s.cancelTimers(cf)
 	now := s.Now()
 	paths, err := s.signDocuments(cf, now)
@@ -280,7 +280,7 @@ func (s *Service) complete(cf *CaseFile) {
 
 // emailSigner sends sg the email of kind ("request", "reminder" or
 // "completed") with the link to their signing page.
-func (s *Service) emailSigner(cf *CaseFile, sg *Signer, kind string) {
+func (s *simulation) emailSigner(cf *CaseFile, sg *Signer, kind string) {
 	link := SigningPageURL(s.cfg.BaseURL(), sg.Token)
 	subject, text := signerEmail(kind, cf, sg, link)
 	s.SendEmail(sg.Email, subject, text, link)
@@ -288,7 +288,7 @@ func (s *Service) emailSigner(cf *CaseFile, sg *Signer, kind string) {
 
 // scheduleReminder plans a signer's next reminder reminderInterval days
 // from now (none without an interval or an email).
-func (s *Service) scheduleReminder(cf *CaseFile, sg *Signer) {
+func (s *simulation) scheduleReminder(cf *CaseFile, sg *Signer) {
 	if sg.ReminderInterval < 1 || sg.Email == "" {
 		return
 	}
@@ -298,7 +298,7 @@ func (s *Service) scheduleReminder(cf *CaseFile, sg *Signer) {
 
 // remind sends a reminder to a signer who is still to sign, and plans the
 // next one.
-func (s *Service) remind(caseFileID, signerID int64) {
+func (s *simulation) remind(caseFileID, signerID int64) {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	cf, sg := s.lookupSigner(caseFileID, signerID)
@@ -311,7 +311,7 @@ func (s *Service) remind(caseFileID, signerID int64) {
 }
 
 // scheduleExpiry plans (or re-plans) the expiry of a case file.
-func (s *Service) scheduleExpiry(cf *CaseFile) {
+func (s *simulation) scheduleExpiry(cf *CaseFile) {
 	s.clock.Cancel(cf.expiry)
 	id := cf.ID
 	cf.expiry = s.clock.At(cf.ExpireAt, func() { s.expire(id) })
@@ -319,7 +319,7 @@ func (s *Service) scheduleExpiry(cf *CaseFile) {
 
 // expire moves a case file that is still pending to expired (7) with
 // sign.casefile.expired; reminders stop.
-func (s *Service) expire(caseFileID int64) {
+func (s *simulation) expire(caseFileID int64) {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	cf, _ := s.lookupSigner(caseFileID, 0)
@@ -334,7 +334,7 @@ func (s *Service) expire(caseFileID int64) {
 
 // cancelTimers stops a case file's planned activation, its expiry and
 // every reminder.
-func (s *Service) cancelTimers(cf *CaseFile) {
+func (s *simulation) cancelTimers(cf *CaseFile) {
 	s.clock.Cancel(cf.sending)
 	s.clock.Cancel(cf.expiry)
 	for _, sg := range cf.Signers {

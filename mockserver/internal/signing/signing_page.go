@@ -43,7 +43,7 @@ type signingPageDoc struct {
 }
 
 // signerOfLink answers the case file and signer of a signing link token.
-func (s *Service) signerOfLink(token string) (*CaseFile, *Signer, error) {
+func (s *Pages) signerOfLink(token string) (*CaseFile, *Signer, error) {
 	s.sign.mu.Lock()
 	ref, ok := s.sign.links[token]
 	s.sign.mu.Unlock()
@@ -60,14 +60,14 @@ func (s *Service) signerOfLink(token string) (*CaseFile, *Signer, error) {
 // HandleSigningPage is GET /public/sign/{token}: viewing it while the
 // signer is to sign counts as opening the signing page (sign.signer.opened);
 // a HEAD request does not.
-func (s *Service) HandleSigningPage(w http.ResponseWriter, r *http.Request) error {
+func (s *Pages) HandleSigningPage(w http.ResponseWriter, r *http.Request) error {
 	token := r.PathValue("token")
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
 		return err
 	}
 	if r.Method == http.MethodGet {
-		if err := s.SignerAction(cf.ID, sg.ID, ActionOpen); err != nil && !isConflict(err) {
+		if err := s.sim.signerAction(cf.ID, sg.ID, ActionOpen); err != nil && !isConflict(err) {
 			return err
 		}
 	}
@@ -77,7 +77,7 @@ func (s *Service) HandleSigningPage(w http.ResponseWriter, r *http.Request) erro
 // HandleSigningPost is POST /public/sign/{token} with action=sign or
 // action=reject (form encoded). It answers the page again with the outcome,
 // or with Accept: application/json the case file JSON.
-func (s *Service) HandleSigningPost(w http.ResponseWriter, r *http.Request) error {
+func (s *Pages) HandleSigningPost(w http.ResponseWriter, r *http.Request) error {
 	token := r.PathValue("token")
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
@@ -93,7 +93,7 @@ func (s *Service) HandleSigningPost(w http.ResponseWriter, r *http.Request) erro
 		p.Add("action", "must be sign or reject")
 		return p.Err()
 	}
-	err = s.SignerAction(cf.ID, sg.ID, action)
+	err = s.sim.signerAction(cf.ID, sg.ID, action)
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
 		if err != nil {
 			return err
@@ -112,7 +112,7 @@ func (s *Service) HandleSigningPost(w http.ResponseWriter, r *http.Request) erro
 }
 
 // renderSigningPage writes the signing page of a token with a status line.
-func (s *Service) renderSigningPage(w http.ResponseWriter, r *http.Request, token string, status int, problem string) error {
+func (s *Pages) renderSigningPage(w http.ResponseWriter, r *http.Request, token string, status int, problem string) error {
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
 		return err
@@ -159,7 +159,7 @@ func pageMessage(cf *CaseFile, sg *Signer, problem string) string {
 
 // HandleSigningDocument is GET /public/sign/{token}/documents/{documentId}:
 // a document of the signer's case file as PDF, signed once completed.
-func (s *Service) HandleSigningDocument(w http.ResponseWriter, r *http.Request) error {
+func (s *Pages) HandleSigningDocument(w http.ResponseWriter, r *http.Request) error {
 	cf, _, err := s.signerOfLink(r.PathValue("token"))
 	if err != nil {
 		return err
