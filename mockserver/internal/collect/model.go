@@ -3,6 +3,7 @@ package collect
 import (
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -116,23 +117,28 @@ type formVersion struct {
 	inputs        []inputField   // every field that takes an answer, in order
 	byName        map[string]int // field name → index in inputs
 
-	pageMu sync.Mutex
-	page   []byte // the rendered public page without prefill, once asked for
+	pageMu sync.Mutex             // one render at a time
+	page   atomic.Pointer[[]byte] // the rendered public page without prefill, once asked for
 }
 
 // plainPage answers the public page of the version without prefill,
-// rendering it with render the first time.
+// rendering it with render the first time. Once rendered, it is read
+// without a lock: every view of a public form comes here.
 func (v *formVersion) plainPage(render func() ([]byte, error)) ([]byte, error) {
+	if p := v.page.Load(); p != nil {
+		return *p, nil
+	}
 	v.pageMu.Lock()
 	defer v.pageMu.Unlock()
-	if v.page == nil {
-		b, err := render()
-		if err != nil {
-			return nil, err
-		}
-		v.page = b
+	if p := v.page.Load(); p != nil {
+		return *p, nil
 	}
-	return v.page, nil
+	b, err := render()
+	if err != nil {
+		return nil, err
+	}
+	v.page.Store(&b)
+	return b, nil
 }
 
 // inputField locates a field that takes an answer (every type but HTML).

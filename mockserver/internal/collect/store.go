@@ -12,7 +12,7 @@ import (
 // prefilled requests and submissions. One lock guards it all, so that
 // submission ids are allocated gaplessly.
 type formStore struct {
-	mu       sync.Mutex
+	mu       sync.RWMutex // writers Lock; publicForm, on every page view, RLocks
 	forms    map[string]*form
 	nextSub  int64
 	requests map[string]*form // prefill request id → form
@@ -198,8 +198,8 @@ func (f *formStore) requestSubmission(id, requestID string, u *user) (*submissio
 // publicForm answers the live version and prefill of an ACTIVE form for the
 // public page; requestID may be empty.
 func (f *formStore) publicForm(id, requestID string) (*form, *formVersion, *prefill, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.mu.RLock()
+	defer f.mu.RUnlock()
 	fm := f.forms[id]
 	if fm == nil || fm.status == stateDraft {
 		return nil, nil, nil, wire.NotFound("no form %q", id)

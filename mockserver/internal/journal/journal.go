@@ -4,9 +4,8 @@ package journal
 
 import (
 	"net/http"
+	"sync/atomic"
 	"time"
-
-	"github.com/signkit/signkit-go/mockserver/internal/ring"
 )
 
 // Entry is one request as GET /mock/requests lists it.
@@ -17,11 +16,55 @@ type Entry struct {
 	At     time.Time `json:"at"`     // mock time, after it was served
 }
 
-// Journal remembers the last requests; appending costs O(1).
-type Journal = ring.Ring[Entry]
+// Journal remembers the last requests in a ring of fixed size. Every
+// request appends to it, so appending takes no lock: it claims the next
+// sequence number and stores its entry in that number's slot. It costs
+// O(1) and one allocation.
+type Journal struct {
+	slots []atomic.Pointer[item]
+	next  atomic.Uint64 // sequence number of the next entry
+}
 
-// New answers a journal that keeps the last size requests.
-func New(size int) *Journal { return ring.New[Entry](size) }
+// item is an entry in its slot, with its sequence number: a slot still
+// holding an older entry, whose writer has not stored yet, is told apart.
+type item struct {
+	seq uint64
+	e   Entry
+}
+
+// New answers a journal that keeps the last size requests (at least one).
+func New(size int) *Journal { return &Journal{slots: make([]atomic.Pointer[item], max(size, 1))} }
+
+// Add appends e, dropping the oldest entry once the journal is full.
+func (j *Journal) Add(e Entry) {
+	seq := j.next.Add(1) - 1
+	j.slots[seq%uint64(len(j.slots))].Store(&item{seq: seq, e: e})
+}
+
+// List answers the entries, oldest first. An entry whose Add has claimed
+// its place but not yet stored it is left out.
+func (j *Journal) List() []Entry {
+	n, size := j.next.Load(), uint64(len(j.slots))
+	first := uint64(0)
+	if n > size {
+		first = n - size
+	}
+	out := make([]Entry, 0, n-first)
+	for seq := first; seq < n; seq++ {
+		if it := j.slots[seq%size].Load(); it != nil && it.seq == seq {
+			out = append(out, it.e)
+		}
+	}
+	return out
+}
+
+// Reset empties the journal.
+func (j *Journal) Reset() {
+	j.next.Store(0)
+	for i := range j.slots {
+		j.slots[i].Store(nil)
+	}
+}
 
 // Middleware records every request next serves (method, path without
 // query, status, the time now answers) after it was served.
