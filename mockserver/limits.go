@@ -49,17 +49,5 @@ func WithLimits(l Limits) Option {
 
 // resolve fills zero fields from DefaultLimits.
 func (l Limits) resolve() quota.Limits {
-	pick := func(v, def int) int {
-		if v == 0 {
-			return def
-		}
-		return v
-	}
-	d := DefaultLimits
-	return quota.Limits{
-		Forms: pick(l.Forms, d.Forms), Versions: pick(l.Versions, d.Versions),
-		PrefillRequests: pick(l.PrefillRequests, d.PrefillRequests), Submissions: pick(l.Submissions, d.Submissions),
-		CaseFiles: pick(l.CaseFiles, d.CaseFiles), Jobs: pick(l.Jobs, d.Jobs),
-		Subscriptions: pick(l.Subscriptions, d.Subscriptions),
-	}
+	return quota.Resolve(quota.Limits(l), quota.Limits(DefaultLimits))
 }

@@ -1,8 +1,6 @@
 package mockserver
 
 import (
-	"context"
-	"errors"
 	"net"
 	"net/http"
 	"sync"
@@ -12,6 +10,7 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/app"
 	"github.com/signkit/signkit-go/mockserver/internal/inproc"
+	"github.com/signkit/signkit-go/mockserver/internal/listen"
 
 	"github.com/signkit/signkit-go"
 )
@@ -106,11 +105,7 @@ func (s *Server) Stats() Stats { return Stats(s.core.Stats()) }
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		if s.httpSrv != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if err := s.httpSrv.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-				_ = s.httpSrv.Close()
-			}
+			listen.Shutdown(s.httpSrv, 5*time.Second)
 		}
 		s.core.Close()
 	})

@@ -4,6 +4,7 @@
 package listen
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -31,6 +32,16 @@ func Server(h http.Handler, c Config) *http.Server {
 	}
 	return &http.Server{Handler: h, ReadHeaderTimeout: c.ReadHeaderTimeout, IdleTimeout: c.IdleTimeout,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+}
+
+// Shutdown stops srv: it lets requests in flight end for up to grace, then
+// closes what is left.
+func Shutdown(srv *http.Server, grace time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		_ = srv.Close()
+	}
 }
 
 // ProgressDeadline cuts off a request whose body goes d without a byte: before

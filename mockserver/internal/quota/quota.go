@@ -23,6 +23,23 @@ type Limits struct {
 	Subscriptions   int
 }
 
+// Resolve answers l with each zero field taken from def.
+func Resolve(l, def Limits) Limits {
+	pick := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	pick(&l.Forms, def.Forms)
+	pick(&l.Versions, def.Versions)
+	pick(&l.PrefillRequests, def.PrefillRequests)
+	pick(&l.Submissions, def.Submissions)
+	pick(&l.CaseFiles, def.CaseFiles)
+	pick(&l.Jobs, def.Jobs)
+	pick(&l.Subscriptions, def.Subscriptions)
+	return l
+}
+
 // ErrLimit is the 507 of a limit: it names the limit (the field of Limits)
 // and how to raise it.
 func ErrLimit(field string, max int, customerID int64) *wire.Error {

@@ -45,3 +45,12 @@ func TestNegativeLimitIsUnlimitedAndResetForgets(t *testing.T) {
 		t.Fatal("took 2 places of a limit of 1")
 	}
 }
+
+func TestResolveTakesZeroFieldsFromTheDefaults(t *testing.T) {
+	def := Limits{Forms: 1, Versions: 2, PrefillRequests: 3, Submissions: 4, CaseFiles: 5, Jobs: 6, Subscriptions: 7}
+	got := Resolve(Limits{Forms: -1, Jobs: 60}, def)
+	want := Limits{Forms: -1, Versions: 2, PrefillRequests: 3, Submissions: 4, CaseFiles: 5, Jobs: 60, Subscriptions: 7}
+	if got != want {
+		t.Fatalf("Resolve = %+v, want %+v", got, want)
+	}
+}
