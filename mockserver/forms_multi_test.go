@@ -266,14 +266,15 @@ func TestPrefillV2PageAndLocks(t *testing.T) {
 	_, page := do(t, s, newReq(t, s, "GET", path), nil)
 	for _, want := range []string{
 		`<input id="in-full_name" type="text" name="full_name" value="Jane" required>`,
-		`<input id="in-phone_numbers" type="text" name="phone_numbers[]" value="&#43;45 12345678" readonly required>`,
+		`<input id="in-phone_numbers" type="text" name="phone_numbers[]" value="&#43;45 12345678" readonly aria-describedby="locked-phone_numbers">`,
 		`<input id="in-employer-0" type="text" name="employer[0]" value="First ApS" required>`,
-		`<input id="in-employer-1" type="text" name="employer[1]" value="Second A/S" readonly required>`,
+		`<input id="in-employer-1" type="text" name="employer[1]" value="Second A/S" readonly aria-describedby="locked-employer-1">`,
 		`<input id="in-job_title-1" type="text" name="job_title[1]" value="Boss" required>`,
 		`<div class="instance" data-instance="1">`,
 		`<input id="in-employer-__i__" type="text" name="employer[__i__]" value="" required>`,
-		`<button type="button" class="add" id="add-previous-employment" data-add="previous-employment">Add another</button>`,
-		`<span class="merge" data-merge="employer">First ApS</span>`,
+		`<button type="button" class="secondary add" id="add-previous-employment" data-add="previous-employment">Add another</button>`,
+		`<span class="merge" data-merge="employer" data-merge-type="TEXT" data-placeholder="[`,
+		`>First ApS</span>`,
 	} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("page lacks %s", want)

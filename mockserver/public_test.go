@@ -63,12 +63,14 @@ func TestPublicPageRenders(t *testing.T) {
 	_, b := do(t, s, newReq(t, s, "GET", publicPath(f)), nil)
 	page := string(b)
 	for _, want := range []string{
-		`<form id="signkit-form" method="post" enctype="multipart/form-data" action="` + publicPath(f) + `">`,
+		`<form id="signkit-form" method="post" enctype="multipart/form-data" action="` + publicPath(f) + `" novalidate>`,
 		`id="section-company" data-scope="section" data-cond="[{&#34;field&#34;:&#34;hasCompany&#34;,&#34;operator&#34;:&#34;EQUALS&#34;,&#34;value&#34;:&#34;yes&#34;}]" hidden>`,
 		`<input id="in-email" type="email" name="email" value="" required>`,
 		`<input id="in-attachment" type="file" name="attachment">`,
-		`<span class="merge" data-merge="fullName"></span>`,
+		`<span class="merge empty" data-merge="fullName" data-merge-type="TEXT" data-placeholder="[Full name]">[Full name]</span>`,
 		`<option value="yes">Yes</option>`,
+		`<p class="note" id="required-note">Fields marked * are required.</p>`,
+		`<noscript><p class="note" id="nojs-note">`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
@@ -97,9 +99,10 @@ func TestPublicPagePrefill(t *testing.T) {
 	_, b := do(t, s, newReq(t, s, "GET", path), nil)
 	page := string(b)
 	for _, want := range []string{
-		`<input id="in-email" type="text" name="email" value="ann@example.com" readonly required>`,
+		`<input id="in-email" type="text" name="email" value="ann@example.com" readonly aria-describedby="locked-email">`,
+		`<span class="locked" id="locked-email"><span aria-hidden="true">🔒</span> Set by the sender</span>`,
 		`<input id="in-fullName" type="text" name="fullName" value="Ann &lt;b&gt;" required>`,
-		`<span class="merge" data-merge="fullName">Ann &lt;b&gt;</span>`,
+		`<span class="merge" data-merge="fullName" data-merge-type="TEXT" data-placeholder="[Full name]">Ann &lt;b&gt;</span>`,
 		`action="` + path + `"`,
 	} {
 		if !strings.Contains(page, want) {
@@ -180,7 +183,7 @@ func TestPublicSubmitHTML(t *testing.T) {
 	tok := login(t, s, s.DefaultCredentials())
 	f := activeForm(t, s, tok, sampleForm())
 	st, b := postPublic(t, s, publicPath(f), validAnswers(), nil, false, nil)
-	if st != 201 || !strings.Contains(string(b), `<span id="submission-id">1</span>`) {
+	if st != 201 || !strings.Contains(string(b), `<dd id="submission-id">1</dd>`) || !strings.Contains(string(b), `class="signing-link"`) {
 		t.Fatalf("thank-you page: %d %s", st, b)
 	}
 	bad := validAnswers()

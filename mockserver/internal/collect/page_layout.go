@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/signkit/signkit-go/mockserver/internal/pages"
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // pageLayout lays out the instances of a page's sections.
@@ -11,9 +14,39 @@ type pageLayout struct {
 	v                   *formVersion
 	pf                  *prefill
 	in                  *submissionInput
+	t                   *pages.Text
 	values              []string // the flat answers that conditions and merge fields read
 	visible, secVisible []bool
-	errs                map[string]string
+	errs                map[string]string // raw messages by posted name
+	used                map[string]bool   // the errs that a field shows
+	summary             []summaryItem     // the shown errors, in page order
+}
+
+// summaryItem is a line of the error summary: a link to the field.
+type summaryItem struct {
+	Field  string // the field's posted name (data-field)
+	Target string // the id of the element the link goes to
+	Text   string
+}
+
+// fieldError answers the sentence a field shows for the error of key, and
+// adds it to the summary ("" without an error).
+func (l *pageLayout) fieldError(key, label string, pfd *pageField) string {
+	msg, ok := l.errs[key]
+	if !ok {
+		return ""
+	}
+	l.used[key] = true
+	text := label + " " + msg + "."
+	if msg == "is required" {
+		text = fmt.Sprintf(l.t.RequiredF, label)
+	}
+	target := "in-" + pfd.ID
+	if pfd.Radio && !pfd.Locked {
+		target += "-0" // the first radio: the group itself takes no focus
+	}
+	l.summary = append(l.summary, summaryItem{Field: pfd.Name, Target: target, Text: text})
+	return text
 }
 
 // templateIndex stands for the instance index in a section's blank
@@ -63,7 +96,11 @@ func (l *pageLayout) instance(si, k int) pageInstance {
 	}
 	for fi := range sec.Fields {
 		f := &sec.Fields[fi]
-		pfd := pageField{Name: f.Name, ID: f.Name, Label: cmpOr(f.Label, f.Name), Type: f.Type, InputType: inputType(f.Type),
+		label := cmpOr(f.Label, f.Name)
+		if multi && k > 0 {
+			label = fmt.Sprintf("%s (%d)", label, k+1)
+		}
+		pfd := pageField{Name: f.Name, ID: f.Name, Label: label, Type: f.Type, InputType: inputType(f.Type),
 			Cond: condJSON(f.Condition), Required: f.Required, Options: f.Options,
 			Multiline: f.Type == typeText && f.Multiline != nil && *f.Multiline, Radio: f.Type == typeChoice && f.Layout == "RADIO"}
 		if multi {
@@ -78,18 +115,20 @@ func (l *pageLayout) instance(si, k int) pageInstance {
 				}
 			}
 			pfd.Hidden = !l.secVisible[si] || !v.holds(f.Condition, l.values, l.visible)
-			pfd.Content = mergeHTML(f.Content, func(name string) string { return v.value(l.values, name) })
+			pfd.Content = mergeHTML(f.Content, v, l.values)
 			pi.Fields = append(pi.Fields, pfd)
 			continue
 		}
-		pfd.Hidden, pfd.Error = !l.visible[i], l.errs[pfd.Name]
+		pfd.Hidden = !l.visible[i]
 		switch {
 		case k < 0:
 		case f.MultipleEntries != nil:
 			l.multiValues(&pfd, v.inputs[i])
 		default:
 			pfd.Value, pfd.Locked = pageValue(l.pf, l.in, v.inputs[i], k, pfd.Name)
+			pfd.Error = l.fieldError(pfd.Name, label, &pfd)
 		}
+		l.describe(&pfd, f)
 		pi.Fields = append(pi.Fields, pfd)
 	}
 	return pi
@@ -118,37 +157,68 @@ func (l *pageLayout) multiValues(pfd *pageField, f inputField) {
 	}
 	pfd.Values = pfd.Values[:min(len(pfd.Values), pfd.Max)]
 	pfd.Value = pfd.Values[0]
-	for k := range pfd.Values {
-		if e := l.errs[instanceKey(f.def.Name, k)]; e != "" && pfd.Error == "" {
-			pfd.Error = e
+	for k, val := range pfd.Values {
+		in := valueInput{ID: "in-" + pfd.ID, Value: val}
+		if k > 0 {
+			in.ID, in.Label = fmt.Sprintf("in-%s-%d", pfd.ID, k), fmt.Sprintf("%s (%d)", pfd.Label, k+1)
+		}
+		pfd.Inputs = append(pfd.Inputs, in)
+	}
+	for _, key := range []string{f.def.Name + "[]", f.def.Name} {
+		if pfd.Error == "" {
+			pfd.Error = l.fieldError(key, pfd.Label, pfd)
 		}
 	}
-	if pfd.Error == "" {
-		pfd.Error = l.errs[f.def.Name]
+	for k := range pfd.Values {
+		if pfd.Error == "" {
+			pfd.Error = l.fieldError(instanceKey(f.def.Name, k), pfd.Label, pfd)
+		}
+		l.used[instanceKey(f.def.Name, k)] = true
 	}
 }
 
-// pageText is the fixed text of a public page in its language.
-type pageText struct{ Submit, Add, Choose, Correct string }
-
-// pageTexts are the languages the public pages speak (docs/platform.md,
-// "Forms"); others get English.
-var pageTexts = map[string]pageText{
-	"en": {"Submit", "Add another", "Choose…", "Please correct the following:"},
-	"da": {"Indsend", "Tilføj en til", "Vælg…", "Ret venligst følgende:"},
-	"sv": {"Skicka", "Lägg till en till", "Välj…", "Rätta följande:"},
-	"nl": {"Verzenden", "Nog een toevoegen", "Kies…", "Corrigeer het volgende:"},
-	"fr": {"Envoyer", "En ajouter un autre", "Choisir…", "Veuillez corriger les points suivants :"},
-	"fi": {"Lähetä", "Lisää uusi", "Valitse…", "Korjaa seuraavat:"},
-	"no": {"Send inn", "Legg til en til", "Velg…", "Rett følgende:"},
-	"de": {"Absenden", "Weiteren hinzufügen", "Auswählen…", "Bitte korrigieren Sie Folgendes:"},
+// describe fills what a field tells besides its label: that the sender
+// set it, its error, a file that must be chosen again; and the label of a
+// locked choice.
+func (l *pageLayout) describe(pfd *pageField, f *fieldJSON) {
+	if pfd.Locked && f.Type == typeChoice {
+		pfd.Display = pfd.Value
+		for _, o := range f.Options {
+			if o.Value == pfd.Value && o.Label != "" {
+				pfd.Display = o.Label
+			}
+		}
+	}
+	if l.in != nil && f.Type == typeFile {
+		if up := l.in.files[pfd.Name]; up != nil && !up.tooLarge && up.filename != "" {
+			pfd.LostFile = fmt.Sprintf(l.t.ChooseAgainF, up.filename)
+		}
+	}
+	var ids []string
+	for _, d := range []struct {
+		on     bool
+		prefix string
+	}{{pfd.Locked, "locked-"}, {pfd.Error != "", "error-"}, {pfd.LostFile != "", "lost-"}} {
+		if d.on {
+			ids = append(ids, d.prefix+pfd.ID)
+		}
+	}
+	pfd.Describe = strings.Join(ids, " ")
 }
 
-// pageLanguage matches a form's language case-insensitively ("EN" is en).
-func pageLanguage(lang string) (string, pageText) {
-	l := strings.ToLower(strings.TrimSpace(lang))
-	if t, ok := pageTexts[l]; ok {
-		return l, t
+// rest adds to the summary the errors no field showed: a section's (it
+// links to the section) or any other (it links to the form).
+func (l *pageLayout) rest(errs []wire.FieldError) {
+	for _, e := range errs {
+		if l.used[e.Field] {
+			continue
+		}
+		target, label := "signkit-form", e.Field
+		for _, sec := range l.v.sections {
+			if sec.Slug == e.Field {
+				target, label = "section-"+sec.Slug, cmpOr(sec.Title, sec.Slug)
+			}
+		}
+		l.summary = append(l.summary, summaryItem{Field: e.Field, Target: target, Text: label + " " + e.Message + "."})
 	}
-	return "en", pageTexts["en"]
 }

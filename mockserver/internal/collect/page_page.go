@@ -1,24 +1,25 @@
 package collect
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
 	"html/template"
 	"net/http"
-	"strconv"
 	"strings"
 
+	"github.com/signkit/signkit-go/mockserver/internal/pages"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // pageData is what the page template renders.
 type pageData struct {
 	Title, Description, Action, Lang string
-	T                                pageText
+	T                                *pages.Text
 	Sections                         []pageSection
-	Errors                           []wire.FieldError
+	Summary                          []summaryItem // the errors of a rejected submission
+	AnyRequired                      bool          // some field has the * explained once
+	AnyCondition                     bool          // questions may appear as answers change
 }
 
 // pageSection is a section of the page: one instance, or with
@@ -45,15 +46,23 @@ type pageInstance struct {
 // field[i] or field[]), ID the suffix of its element ids.
 type pageField struct {
 	Name, ID, Label, Type, InputType, Value, Cond, Error string
+	Describe                                             string // ids of what describes the input (aria-describedby)
+	LostFile                                             string // a file chosen before a rejected submit, to choose again
+	Display                                              string // a locked choice's label
 	Required, Locked, Hidden                             bool
 	Multiline                                            bool // a TEXT field drawn as a textarea
 	Radio                                                bool // a CHOICE field with layout RADIO
 	Options                                              []optionJSON
 	Content                                              template.HTML
-	Multi                                                bool     // a multi-entry field
-	Max                                                  int      // its most values
-	Values                                               []string // its values (at least one input)
+	Multi                                                bool         // a multi-entry field
+	Max                                                  int          // its most values
+	Values                                               []string     // its values (at least one input)
+	Inputs                                               []valueInput // its inputs, one per value
 }
+
+// valueInput is one input of a multi-entry field; all but the first are
+// labelled by Label (the field's label and their number).
+type valueInput struct{ ID, Value, Label string }
 
 // buildPage lays out a version with prefill, a rejected submission's posted
 // answers (in, nil on GET) and its errors.
@@ -67,9 +76,10 @@ func buildPage(v *formVersion, pf *prefill, in *submissionInput, errs []wire.Fie
 	for _, e := range errs {
 		errByField[e.Field] = e.Message
 	}
-	lang, text := pageLanguage(v.language)
-	pd := pageData{Title: cmpOr(v.name, "Form"), Description: v.description, Action: action, Errors: errs, Lang: lang, T: text}
-	lay := pageLayout{v: v, pf: pf, in: in, values: values, visible: visible, secVisible: secVisible, errs: errByField}
+	lang, text := pages.Language(v.language)
+	pd := pageData{Title: cmpOr(v.name, "Form"), Description: v.description, Action: action, Lang: lang, T: text}
+	lay := pageLayout{v: v, pf: pf, in: in, t: text, values: values, visible: visible, secVisible: secVisible,
+		errs: errByField, used: map[string]bool{}}
 	var posted map[int]int
 	if in != nil {
 		posted = postedInstances(v, in)
@@ -88,15 +98,45 @@ func buildPage(v *formVersion, pf *prefill, in *submissionInput, errs []wire.Fie
 			ps.Instances = []pageInstance{lay.instance(si, 0)}
 		}
 		pd.Sections = append(pd.Sections, ps)
+		pd.AnyCondition = pd.AnyCondition || sec.Condition != nil
+		for _, f := range sec.Fields {
+			pd.AnyRequired = pd.AnyRequired || f.Required
+			pd.AnyCondition = pd.AnyCondition || f.Condition != nil
+		}
 	}
+	lay.rest(errs)
+	pd.Summary = lay.summary
 	return pd
 }
 
 // mergeHTML replaces each {{name}} of the integrator's HTML with a span that
-// shows the (escaped) answer and that the page's script keeps up to date.
-func mergeHTML(content string, value func(string) string) template.HTML {
+// shows the (escaped) answer and that the page's script keeps up to date:
+// a choice shows its label, an empty answer the field's label in brackets.
+func mergeHTML(content string, v *formVersion, values []string) template.HTML {
 	return template.HTML(replaceMergeFields(content, func(name string) string { // the form author's own HTML
-		return fmt.Sprintf(`<span class="merge" data-merge="%s">%s</span>`, html.EscapeString(name), html.EscapeString(value(name)))
+		val, typ, label, options := v.value(values, name), "", name, ""
+		if i, ok := v.byName[name]; ok {
+			f := v.inputs[i].def
+			typ, label = f.Type, cmpOr(f.Label, f.Name)
+			if f.Type == typeChoice {
+				labels := map[string]string{}
+				for _, o := range f.Options {
+					labels[o.Value] = cmpOr(o.Label, o.Value)
+				}
+				b, _ := json.Marshal(labels) // strings only: cannot fail
+				options = fmt.Sprintf(` data-options="%s"`, html.EscapeString(string(b)))
+				if l, ok := labels[val]; ok {
+					val = l
+				}
+			}
+		}
+		placeholder, class := "["+label+"]", "merge"
+		shown := val
+		if val == "" {
+			shown, class = placeholder, "merge empty"
+		}
+		return fmt.Sprintf(`<span class="%s" data-merge="%s" data-merge-type="%s" data-placeholder="%s"%s>%s</span>`,
+			class, html.EscapeString(name), typ, html.EscapeString(placeholder), options, html.EscapeString(shown))
 	}))
 }
 
@@ -122,29 +162,14 @@ func inputType(t string) string {
 	return "text"
 }
 
-// renderPage writes a template as an HTML page.
-func (s *Service) renderPage(w http.ResponseWriter, status int, name string, data any) error {
-	b, err := s.renderBytes(name, data)
+// renderPage writes a page template as an HTML page.
+func renderPage(w http.ResponseWriter, status int, t *template.Template, data any) error {
+	b, err := pages.Render(t, data)
 	if err != nil {
 		return err
 	}
-	writeHTML(w, status, b)
+	pages.Write(w, status, b)
 	return nil
-}
-
-func (s *Service) renderBytes(name string, data any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
-		return nil, fmt.Errorf("render %s page: %w", name, err)
-	}
-	return buf.Bytes(), nil
-}
-
-func writeHTML(w http.ResponseWriter, status int, b []byte) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
 }
 
 // wantsJSON tells whether the client asked for JSON answers.
@@ -159,14 +184,14 @@ func (s *Service) HandlePublicPage(w http.ResponseWriter, r *http.Request) error
 		return s.publicError(w, r, err)
 	}
 	if pf != nil {
-		return s.renderPage(w, http.StatusOK, "page", buildPage(v, pf, nil, nil, r.URL.Path))
+		return renderPage(w, http.StatusOK, formPage, buildPage(v, pf, nil, nil, r.URL.Path))
 	}
 	// The plain page of a version never changes: render it once.
-	b, err := v.plainPage(func() ([]byte, error) { return s.renderBytes("page", buildPage(v, nil, nil, nil, r.URL.Path)) })
+	b, err := v.plainPage(func() ([]byte, error) { return pages.Render(formPage, buildPage(v, nil, nil, nil, r.URL.Path)) })
 	if err != nil {
 		return err
 	}
-	writeHTML(w, http.StatusOK, b)
+	pages.Write(w, http.StatusOK, b)
 	return nil
 }
 
@@ -179,5 +204,6 @@ func (s *Service) publicError(w http.ResponseWriter, r *http.Request, err error)
 	if a, ok := err.(*wire.Error); ok {
 		ae = a
 	}
-	return s.renderPage(w, ae.Status, "gone", ae)
+	_, t := pages.Language("")
+	return pages.WriteMessage(w, ae.Status, pages.Message{Lang: "en", Title: t.FormGoneTitle, Message: ae.Message})
 }

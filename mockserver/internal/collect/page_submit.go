@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signkit/signkit-go/mockserver/internal/pages"
+	"github.com/signkit/signkit-go/mockserver/internal/signing"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -33,7 +35,7 @@ func (s *Service) HandlePublicSubmit(w http.ResponseWriter, r *http.Request) err
 		wire.WriteJSON(w, http.StatusCreated, map[string]int64{"submissionId": sub.id, "casefileId": sub.caseFileID})
 		return nil
 	case err == nil:
-		return s.renderPage(w, http.StatusCreated, "thanks", submissionJSON{SubmissionID: sub.id, CaseFileID: sub.caseFileID})
+		return s.renderThanks(w, r, v0(s.forms.publicForm(id, reqID)), sub)
 	case wantsJSON(r) || !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity:
 		return s.publicError(w, r, err)
 	}
@@ -41,7 +43,40 @@ func (s *Service) HandlePublicSubmit(w http.ResponseWriter, r *http.Request) err
 	if ferr != nil {
 		return s.publicError(w, r, ferr)
 	}
-	return s.renderPage(w, http.StatusUnprocessableEntity, "page", buildPage(v, pf, in, ae.Details, r.URL.Path))
+	return renderPage(w, http.StatusUnprocessableEntity, formPage, buildPage(v, pf, in, ae.Details, r.URL.Path))
+}
+
+// thanksData fills the thank-you page.
+type thanksData struct {
+	Lang, Title              string
+	T                        *pages.Text
+	SubmissionID, CaseFileID int64
+	Links                    []signing.SignerLink // the signers' signing links, as their emails hold them
+}
+
+// renderThanks writes the thank-you page of a submission, in the language
+// of the version that took it (nil: English).
+func (s *Service) renderThanks(w http.ResponseWriter, r *http.Request, v *formVersion, sub *submission) error {
+	lang := ""
+	if v != nil {
+		lang = v.language
+	}
+	code, t := pages.Language(lang)
+	data := thanksData{Lang: code, Title: t.ThanksTitle, T: t, SubmissionID: sub.id, CaseFileID: sub.caseFileID}
+	for _, l := range s.cfg.CaseFiles.SignerLinks(sub.caseFileID, wire.BaseURL(r)) {
+		if l.URL != "" {
+			data.Links = append(data.Links, l)
+		}
+	}
+	return renderPage(w, http.StatusCreated, thanksPage, data)
+}
+
+// v0 answers the version of a publicForm answer, nil on error.
+func v0(_ *form, v *formVersion, _ *prefill, err error) *formVersion {
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 // readSubmission reads the posted answers, bounded by the body limit; a

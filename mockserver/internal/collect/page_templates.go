@@ -1,50 +1,72 @@
 package collect
 
-import "html/template"
+import (
+	"html/template"
 
-// pageTemplate is the public form page. Sections and fields carry their
-// condition as JSON in data-cond; the inline script shows a section or field
-// only while its condition holds (disabling the inputs of hidden ones, so the
-// browser does not send them), keeps {{field}} merge spans up to date, and
-// adds instances of multi-entry sections and values of multi-entry fields.
-// The server enforces the same rules on submit.
-const pageTemplate = `<!DOCTYPE html>
-<html lang="{{.Lang}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-body{font-family:sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}
-fieldset{margin:1rem 0;border:1px solid #ccc;padding:1rem}
-.instance{border-top:1px dashed #ccc;margin-top:.5rem}
-label{display:block;margin:.75rem 0 .25rem;font-weight:bold}
-input,select,textarea{width:100%;padding:.4rem;box-sizing:border-box}
-.radio input{width:auto}
-input[readonly],textarea[readonly]{background:#eee}
-.error{color:#b00020}
-[hidden]{display:none!important}
-</style>
-</head>
-<body>
-<h1>{{.Title}}</h1>
+	"github.com/signkit/signkit-go/mockserver/internal/pages"
+)
+
+// formPageHTML is the public form page, inside the pages' layout. Sections
+// and fields carry their condition as JSON in data-cond; the script
+// (formScript) shows a section or field only while its condition holds
+// (disabling the inputs of hidden ones, so the browser does not send
+// them), keeps {{field}} merge spans up to date, adds instances of
+// multi-entry sections and values of multi-entry fields, moves focus to
+// the error summary and from its links to the fields, and clears a
+// field's error once it changes. The server enforces the same rules on
+// submit, and the page works without the script (docs/mockserver.md,
+// "Pages").
+const formPageHTML = `{{define "main"}}<h1>{{.Title}}</h1>
 {{if .Description}}<p>{{.Description}}</p>{{end}}
-{{if .Errors}}<div class="error" id="errors" role="alert"><p>{{.T.Correct}}</p><ul>
-{{range .Errors}}<li data-field="{{.Field}}">{{.Field}}: {{.Message}}</li>
-{{end}}</ul></div>{{end}}
-<form id="signkit-form" method="post" enctype="multipart/form-data" action="{{.Action}}">
+{{if .Summary}}<div class="error-summary" id="error-summary" role="alert" tabindex="-1" aria-labelledby="error-summary-title">
+<h2 id="error-summary-title">{{.T.ErrorSummary}}</h2>
+<ul>{{range .Summary}}<li><a href="#{{.Target}}" data-field="{{.Field}}">{{.Text}}</a></li>
+{{end}}</ul></div>
+{{end}}{{if .AnyRequired}}<p class="note" id="required-note">{{.T.RequiredNote}}</p>
+{{end}}{{if .AnyCondition}}<noscript><p class="note" id="nojs-note">{{.T.MoreQuestions}}</p></noscript>
+{{end}}<form id="signkit-form" method="post" enctype="multipart/form-data" action="{{.Action}}" novalidate>
 {{$t := .T}}{{range .Sections}}<fieldset class="section" id="section-{{.Slug}}" data-scope="section"{{if .Cond}} data-cond="{{.Cond}}"{{end}}{{if .Multi}} data-max="{{.Max}}"{{end}}{{if .Hidden}} hidden{{end}}>
 {{if .Title}}<legend>{{.Title}}</legend>{{end}}
 {{if .Description}}<p>{{.Description}}</p>{{end}}
 {{range .Instances}}{{template "instance" (pair . $t)}}{{end}}
 {{if .Multi}}<template id="tpl-{{.Slug}}">{{template "instance" (pair .Template $t)}}</template>
-<button type="button" class="add" id="add-{{.Slug}}" data-add="{{.Slug}}"{{if ge (len .Instances) .Max}} hidden{{end}}>{{$t.Add}}</button>
+<button type="button" class="secondary add" id="add-{{.Slug}}" data-add="{{.Slug}}"{{if ge (len .Instances) .Max}} hidden{{end}}>{{$t.Add}}</button>
 {{end}}</fieldset>
-{{end}}<button type="submit" id="submit">{{.T.Submit}}</button>
+{{end}}<div class="actions"><button type="submit" id="submit">{{.T.Submit}}</button></div>
 </form>
-<script>
+<script>` + formScript + `</script>{{end}}
+
+{{define "instance"}}{{$t := .T}}{{with .V}}{{if .Multi}}<div class="instance" data-instance="{{.Index}}">
+{{end}}{{range .Fields}}{{template "field" (pair . $t)}}{{end}}{{if .Multi}}</div>
+{{end}}{{end}}{{end}}
+
+{{define "aria"}}{{if .Describe}} aria-describedby="{{.Describe}}"{{end}}{{if .Error}} aria-invalid="true"{{end}}{{if and .Required (not .Locked)}} required{{end}}{{if .Hidden}} disabled{{end}}{{end}}
+
+{{define "field"}}{{$t := .T}}{{with .V}}<div class="field{{if .Error}} has-error{{end}}" id="field-{{.ID}}" data-scope="field" data-name="{{.Name}}"{{if .Cond}} data-cond="{{.Cond}}"{{end}}{{if .Hidden}} hidden{{end}}>
+{{if eq .Type "HTML"}}<div class="content">{{.Content}}</div>
+{{else}}{{if and .Radio (not .Locked)}}<p class="label" id="label-{{.ID}}">{{else}}<label for="in-{{.ID}}">{{end}}{{.Label}}{{if and .Required (not .Locked)}} <span class="req" aria-hidden="true">*</span>{{end}}{{if and .Radio (not .Locked)}}</p>{{else}}</label>{{end}}
+{{if .Locked}}<span class="locked" id="locked-{{.ID}}"><span aria-hidden="true">🔒</span> {{$t.SetBySender}}</span>
+{{end}}{{if .Error}}<p class="error-message" id="error-{{.ID}}">{{.Error}}</p>
+{{end}}{{if .LostFile}}<p class="error-message file-lost" id="lost-{{.ID}}">{{.LostFile}}</p>
+{{end}}{{if .Multi}}{{$f := .}}<div class="values" data-max="{{.Max}}" data-label="{{.Label}}">{{range .Inputs}}<input id="{{.ID}}" type="{{if $f.Locked}}text{{else}}{{$f.InputType}}{{end}}" name="{{$f.Name}}" value="{{.Value}}"{{if .Label}} aria-label="{{.Label}}"{{end}}{{if $f.Locked}} readonly{{end}}{{template "aria" $f}}>{{end}}</div>
+{{if not .Locked}}<button type="button" class="secondary add-value" id="add-{{.ID}}" data-add-value="in-{{.ID}}"{{if ge (len .Inputs) .Max}} hidden{{end}}>{{$t.Add}}</button>
+{{end}}{{else if and .Radio (not .Locked)}}{{$f := .}}<div class="radios" id="in-{{.ID}}" role="radiogroup" aria-labelledby="label-{{.ID}}"{{if .Describe}} aria-describedby="{{.Describe}}"{{end}}>{{range $i, $o := .Options}}<label class="radio"><input type="radio" id="in-{{$f.ID}}-{{$i}}" name="{{$f.Name}}" value="{{$o.Value}}"{{if eq $o.Value $f.Value}} checked{{end}}{{template "aria" $f}}> {{or $o.Label $o.Value}}</label>{{end}}</div>
+{{else if and (eq .Type "CHOICE") (not .Locked)}}<select id="in-{{.ID}}" name="{{.Name}}"{{template "aria" .}}>
+<option value="">{{$t.Choose}}</option>
+{{$v := .Value}}{{range .Options}}<option value="{{.Value}}"{{if eq .Value $v}} selected{{end}}>{{or .Label .Value}}</option>
+{{end}}</select>
+{{else if eq .Type "CHOICE"}}<input id="in-{{.ID}}" type="text" value="{{.Display}}" readonly{{template "aria" .}}><input type="hidden" name="{{.Name}}" value="{{.Value}}">
+{{else if eq .Type "FILE"}}<input id="in-{{.ID}}" type="file" name="{{.Name}}"{{template "aria" .}}>
+{{else if .Multiline}}<textarea id="in-{{.ID}}" name="{{.Name}}" rows="4"{{if .Locked}} readonly{{end}}{{template "aria" .}}>{{.Value}}</textarea>
+{{else}}<input id="in-{{.ID}}" type="{{if .Locked}}text{{else}}{{.InputType}}{{end}}" name="{{.Name}}" value="{{.Value}}"{{if eq .Type "NUMBER"}} inputmode="decimal"{{end}}{{if .Locked}} readonly{{end}}{{template "aria" .}}>
+{{end}}{{end}}</div>
+{{end}}{{end}}`
+
+// formScript is the form page's script (see formPageHTML).
+const formScript = `
 (function () {
   var form = document.getElementById("signkit-form");
+  var lang = document.documentElement.lang;
   // value answers a field's answer; a merge field of a multi-entry section
   // or field shows its first instance's (first) value.
   function value(name) {
@@ -66,21 +88,58 @@ input[readonly],textarea[readonly]{background:#eee}
     }
     return true;
   }
+  // shown answers what a merge span shows for a value: a choice's label, a
+  // date in the page's language, or the placeholder while empty.
+  function shown(span, v) {
+    var type = span.getAttribute("data-merge-type");
+    if (v !== "" && type === "CHOICE") {
+      var labels = JSON.parse(span.getAttribute("data-options") || "{}");
+      if (labels[v]) v = labels[v];
+    }
+    if (type === "DATE" && /^\d{4}-\d{2}-\d{2}$/.test(v)) {
+      try {
+        v = new Intl.DateTimeFormat(lang, {dateStyle: "long", timeZone: "UTC"}).format(new Date(v + "T00:00:00Z"));
+      } catch (e) {}
+    }
+    span.classList.toggle("empty", v === "");
+    return v === "" ? span.getAttribute("data-placeholder") : v;
+  }
   function update() {
     var sectionShown = true;
     form.querySelectorAll("[data-scope]").forEach(function (node) {
-      var shown;
+      var on;
       if (node.getAttribute("data-scope") === "section") {
-        shown = sectionShown = holds(node);
+        on = sectionShown = holds(node);
       } else {
-        shown = sectionShown && holds(node);
-        node.querySelectorAll("input,select,textarea").forEach(function (el) { el.disabled = !shown; });
+        on = sectionShown && holds(node);
+        node.querySelectorAll("input,select,textarea").forEach(function (el) { el.disabled = !on; });
       }
-      node.hidden = !shown;
+      node.hidden = !on;
     });
     document.querySelectorAll("[data-merge]").forEach(function (span) {
-      span.textContent = value(span.getAttribute("data-merge"));
+      span.textContent = shown(span, value(span.getAttribute("data-merge")));
     });
+  }
+  // clearError takes a field's error away once its answer changes: the
+  // message, the mark and its line in the summary.
+  function clearError(el) {
+    var field = el.closest && el.closest(".field");
+    if (!field) return;
+    field.querySelectorAll(".file-lost").forEach(function (m) { m.remove(); });
+    if (!field.classList.contains("has-error")) return;
+    field.classList.remove("has-error");
+    field.querySelectorAll("[aria-invalid]").forEach(function (i) { i.removeAttribute("aria-invalid"); });
+    field.querySelectorAll(".error-message").forEach(function (m) { m.remove(); });
+    field.querySelectorAll("[aria-describedby]").forEach(function (i) {
+      var ids = i.getAttribute("aria-describedby").split(" ").filter(function (id) { return document.getElementById(id); });
+      if (ids.length) i.setAttribute("aria-describedby", ids.join(" ")); else i.removeAttribute("aria-describedby");
+    });
+    var summary = document.getElementById("error-summary");
+    if (!summary) return;
+    summary.querySelectorAll("a[data-field]").forEach(function (a) {
+      if (a.getAttribute("data-field") === field.getAttribute("data-name")) a.parentNode.remove();
+    });
+    if (!summary.querySelector("li")) summary.hidden = true;
   }
   // An add button of a multi-entry section clones the blank instance with
   // the next index (inputs named <field>[i]); one of a multi-entry field
@@ -100,6 +159,8 @@ input[readonly],textarea[readonly]{background:#eee}
       var copy = inputs[inputs.length - 1].cloneNode(false);
       copy.value = "";
       copy.id = b.getAttribute("data-add-value") + "-" + inputs.length;
+      copy.setAttribute("aria-label", box.getAttribute("data-label") + " (" + (inputs.length + 1) + ")");
+      copy.removeAttribute("required");
       box.appendChild(copy);
       b.hidden = inputs.length + 1 >= +box.getAttribute("data-max");
     } else {
@@ -107,68 +168,46 @@ input[readonly],textarea[readonly]{background:#eee}
     }
     update();
   });
-  form.addEventListener("input", update);
-  form.addEventListener("change", update);
+  form.addEventListener("input", function (ev) { clearError(ev.target); update(); });
+  form.addEventListener("change", function (ev) { clearError(ev.target); update(); });
+  var summary = document.getElementById("error-summary");
+  if (summary) {
+    summary.addEventListener("click", function (ev) {
+      var a = ev.target.closest("a[href^='#']"), target = a && document.getElementById(a.getAttribute("href").slice(1));
+      if (!target) return;
+      ev.preventDefault();
+      target.scrollIntoView({block: "center"});
+      target.focus();
+    });
+    summary.focus();
+  }
   update();
 })();
-</script>
-</body>
-</html>
 `
 
-// instanceTemplate is one instance of a section: its fields. Inside a
-// multi-entry section the instance is wrapped so the page can count and
-// clone instances.
-const instanceTemplate = `{{$t := .T}}{{with .V}}{{if .Multi}}<div class="instance" data-instance="{{.Index}}">
-{{end}}{{range .Fields}}{{template "field" (pair . $t)}}{{end}}{{if .Multi}}</div>
-{{end}}{{end}}`
-
-// fieldTemplate is one field: HTML content, or a label and its input(s).
-const fieldTemplate = `{{$t := .T}}{{with .V}}<div class="field" id="field-{{.ID}}" data-scope="field"{{if .Cond}} data-cond="{{.Cond}}"{{end}}{{if .Hidden}} hidden{{end}}>
-{{if eq .Type "HTML"}}<div class="content">{{.Content}}</div>
-{{else}}<label for="in-{{.ID}}">{{.Label}}{{if .Required}} *{{end}}</label>
-{{if .Multi}}{{$f := .}}<div class="values" data-max="{{.Max}}">{{range $i, $v := .Values}}<input id="in-{{$f.ID}}{{if $i}}-{{$i}}{{end}}" type="{{if $f.Locked}}text{{else}}{{$f.InputType}}{{end}}" name="{{$f.Name}}" value="{{$v}}"{{if $f.Locked}} readonly{{end}}{{if and $f.Required (not $i)}} required{{end}}{{if $f.Hidden}} disabled{{end}}>{{end}}</div>
-{{if not .Locked}}<button type="button" class="add-value" id="add-{{.ID}}" data-add-value="in-{{.ID}}"{{if ge (len .Values) .Max}} hidden{{end}}>{{$t.Add}}</button>
-{{end}}{{else if and .Radio (not .Locked)}}{{$f := .}}<div class="radios" id="in-{{.ID}}">{{range $i, $o := .Options}}<label class="radio"><input type="radio" id="in-{{$f.ID}}-{{$i}}" name="{{$f.Name}}" value="{{$o.Value}}"{{if eq $o.Value $f.Value}} checked{{end}}{{if $f.Required}} required{{end}}{{if $f.Hidden}} disabled{{end}}> {{or $o.Label $o.Value}}</label>{{end}}</div>
-{{else if and (eq .Type "CHOICE") (not .Locked)}}<select id="in-{{.ID}}" name="{{.Name}}"{{if .Required}} required{{end}}{{if .Hidden}} disabled{{end}}>
-<option value="">{{$t.Choose}}</option>
-{{$v := .Value}}{{range .Options}}<option value="{{.Value}}"{{if eq .Value $v}} selected{{end}}>{{or .Label .Value}}</option>
-{{end}}</select>
-{{else if eq .Type "FILE"}}<input id="in-{{.ID}}" type="file" name="{{.Name}}"{{if .Required}} required{{end}}{{if .Hidden}} disabled{{end}}>
-{{else if .Multiline}}<textarea id="in-{{.ID}}" name="{{.Name}}" rows="4"{{if .Locked}} readonly{{end}}{{if .Required}} required{{end}}{{if .Hidden}} disabled{{end}}>{{.Value}}</textarea>
-{{else}}<input id="in-{{.ID}}" type="{{if .Locked}}text{{else}}{{.InputType}}{{end}}" name="{{.Name}}" value="{{.Value}}"{{if eq .Type "NUMBER"}} inputmode="decimal"{{end}}{{if .Locked}} readonly{{end}}{{if .Required}} required{{end}}{{if .Hidden}} disabled{{end}}>
-{{end}}{{if .Error}}<p class="error" id="error-{{.ID}}">{{.Error}}</p>{{end}}
-{{end}}</div>
-{{end}}`
+// thanksPageHTML is the page after an accepted submission. Because this is
+// a mock, it also lists the signing links of the emails just sent, so that
+// the flow goes on in the browser.
+const thanksPageHTML = `{{define "main"}}<h1>{{.T.ThanksTitle}}</h1>
+<p class="flash" id="received">{{.T.Received}}</p>
+<dl class="ids"><dt>{{.T.SubmissionLabel}}</dt><dd id="submission-id">{{.SubmissionID}}</dd>
+<dt>{{.T.CaseFileLabel}}</dt><dd id="casefile-id">{{.CaseFileID}}</dd></dl>
+{{if .Links}}<p id="emails-note">{{.T.EmailsSent}}</p>
+<div class="mock-note" id="mock-links"><p>{{.T.MockLinks}}</p>
+<ul id="signing-links">{{range .Links}}<li><a class="signing-link" href="{{.URL}}">{{.Name}}</a>{{if .Email}} ({{.Email}}){{end}}</li>
+{{end}}</ul></div>{{end}}{{end}}`
 
 // withText pairs a value with the page's texts for a sub-template.
 type withText struct {
 	V any
-	T pageText
+	T *pages.Text
 }
 
 // pageFuncs are the functions of the page templates.
-var pageFuncs = template.FuncMap{"pair": func(v any, t pageText) withText { return withText{V: v, T: t} }}
+var pageFuncs = template.FuncMap{"pair": func(v any, t *pages.Text) withText { return withText{V: v, T: t} }}
 
-// thanksTemplate is the page after an accepted submission.
-const thanksTemplate = `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Thank you</title></head>
-<body>
-<h1>Thank you</h1>
-<p>Your answers were received.</p>
-<p>Submission <span id="submission-id">{{.SubmissionID}}</span>, case file <span id="casefile-id">{{.CaseFileID}}</span>.</p>
-</body>
-</html>
-`
-
-// goneTemplate is the page of a form that cannot be opened.
-const goneTemplate = `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Form not available</title></head>
-<body>
-<h1>This form is not available</h1>
-<p>{{.Message}}</p>
-</body>
-</html>
-`
+// The page templates, parsed once.
+var (
+	formPage   = pages.Must("form", formPageHTML, pageFuncs)
+	thanksPage = pages.Must("thanks", thanksPageHTML, nil)
+)

@@ -6,7 +6,6 @@
 package collect
 
 import (
-	"html/template"
 	"net/http"
 	"time"
 
@@ -20,6 +19,9 @@ import (
 type CaseFiles interface {
 	Add(*signing.CaseFile)
 	Access(id int64, u *accounts.User) (*signing.CaseFile, error)
+	// SignerLinks answers the signers of a case file with their signing
+	// links under base, for the thank-you page.
+	SignerLinks(caseFileID int64, base string) []signing.SignerLink
 }
 
 // Limits are the server's per-account limits the service keeps: each Take
@@ -46,7 +48,6 @@ type Config struct {
 type Service struct {
 	cfg   Config
 	forms *formStore
-	pages *template.Template // the public pages, parsed once
 }
 
 // user is an API user, as package accounts authenticates them.
@@ -58,11 +59,6 @@ func userFrom(r *http.Request) *user { return accounts.From(r.Context()) }
 // New answers a service with no forms.
 func New(cfg Config) *Service {
 	s := &Service{cfg: cfg, forms: newFormStore(cfg.Limits)}
-	s.pages = template.Must(template.New("page").Funcs(pageFuncs).Parse(pageTemplate))
-	template.Must(s.pages.New("instance").Parse(instanceTemplate))
-	template.Must(s.pages.New("field").Parse(fieldTemplate))
-	template.Must(s.pages.New("thanks").Parse(thanksTemplate))
-	template.Must(s.pages.New("gone").Parse(goneTemplate))
 	return s
 }
 

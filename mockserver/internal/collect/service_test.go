@@ -19,6 +19,8 @@ func (a *addedCaseFiles) Add(cf *signing.CaseFile) {
 
 func (a *addedCaseFiles) Access(int64, *accounts.User) (*signing.CaseFile, error) { return nil, nil }
 
+func (a *addedCaseFiles) SignerLinks(int64, string) []signing.SignerLink { return nil }
+
 // A submission of a published form stores the answers and creates one case
 // file for the mapped signer, with the answers PDF rendered on demand; a
 // refused place stores nothing.
