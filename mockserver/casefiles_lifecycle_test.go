@@ -62,8 +62,8 @@ func TestDeleteCaseFile(t *testing.T) {
 			t.Errorf("GET %s after delete: %d, want 404", p, st)
 		}
 	}
-	if st, _ := call(t, s, "GET", strings.TrimPrefix(links[0].SigningLink, s.URL()), "", nil, nil); st != http.StatusNotFound {
-		t.Errorf("signing link after delete: %d, want 404", st)
+	if st, _ := call(t, s, "GET", strings.TrimPrefix(links[0].SigningLink, s.URL()), "", nil, nil); st != http.StatusGone {
+		t.Errorf("signing link after delete: %d, want 410", st)
 	}
 	if st, _ := cfDelete(t, s, tok, pending); st != http.StatusNotFound {
 		t.Errorf("second DELETE: %d, want 404", st)
@@ -115,7 +115,7 @@ func TestAnonymizeCaseFile(t *testing.T) {
 		{"anonymize again", "POST", path(id), http.StatusConflict},
 		{"anonymize unknown", "POST", path(999), http.StatusNotFound},
 		{"anonymize pending", "POST", path(pending), http.StatusConflict},
-		{"signing link", "GET", strings.TrimPrefix(links[0].SigningLink, s.URL()), http.StatusNotFound},
+		{"signing link", "GET", strings.TrimPrefix(links[0].SigningLink, s.URL()), http.StatusGone},
 	} {
 		if st, _ := call(t, s, tc.method, tc.path, "", nil, nil); st != tc.want {
 			t.Errorf("%s: %d, want %d", tc.what, st, tc.want)

@@ -74,20 +74,30 @@ func TestFormSubmissionIsActivatedAndSignedOnThePage(t *testing.T) {
 	}
 }
 
+// The signing page's answers: HTML pages for unknown links, Post/Redirect/Get
+// after Sign and Reject, a reject only once confirmed, and the JSON
+// errors for JSON clients.
 func TestSigningPageErrors(t *testing.T) {
 	t.Parallel()
 	s, tok, file := sndServer(t)
 	_, links := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
 	link := strings.TrimPrefix(links[0].SigningLink, s.URL())
+	noFollow := &http.Client{Transport: s.Transport(), CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}
 	tests := []struct {
-		method, path, body string
-		want               int
+		method, path, body, accept string
+		want                       int
+		location, contentType      string
 	}{
-		{"GET", "/public/sign/nope", "", 404},
-		{"HEAD", link, "", 200},
-		{"POST", link, "action=dance", 422},
-		{"POST", link, "action=reject", 200},
-		{"POST", link, "action=sign", 409},
+		{"GET", "/public/sign/nope", "", "", 404, "", "text/html; charset=utf-8"},
+		{"GET", "/public/sign/nope", "", "application/json", 404, "", "application/json"},
+		{"HEAD", link, "", "", 200, "", "text/html; charset=utf-8"},
+		{"POST", link, "action=dance", "", 422, "", "application/json"},
+		{"POST", link, "action=reject", "", 303, link + "?confirm=reject", ""},
+		{"POST", link, "action=reject&confirm=yes", "", 303, link + "?done=reject", ""},
+		{"POST", link, "action=sign", "", 303, link, ""}, // rejected meanwhile: the page says so
+		{"POST", link, "action=sign", "application/json", 409, "", "application/json"},
 	}
 	for _, tc := range tests {
 		req, err := http.NewRequest(tc.method, s.URL()+tc.path, strings.NewReader(tc.body))
@@ -95,12 +105,50 @@ func TestSigningPageErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		if st, b := do(t, s, req, nil); st != tc.want {
-			t.Fatalf("%s %s %s: %d, want %d: %.300s", tc.method, tc.path, tc.body, st, tc.want, b)
+		if tc.accept != "" {
+			req.Header.Set("Accept", tc.accept)
+		}
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		what := tc.method + " " + tc.path + " " + tc.body + " " + tc.accept
+		if resp.StatusCode != tc.want {
+			t.Fatalf("%s: %d, want %d", what, resp.StatusCode, tc.want)
+		}
+		if loc := strings.TrimPrefix(resp.Header.Get("Location"), s.URL()); loc != tc.location {
+			t.Errorf("%s: Location %q, want %q", what, loc, tc.location)
+		}
+		if ct := resp.Header.Get("Content-Type"); tc.contentType != "" && !strings.HasPrefix(ct, tc.contentType) {
+			t.Errorf("%s: Content-Type %q, want %s", what, ct, tc.contentType)
 		}
 	}
 	want := []string{"signer.requestActivated:Ann", "signer.requestSent:Ann", "signer.rejected:Ann", "casefile.rejected"}
 	if got := sndEvents(t, s, 1); !slices.Equal(got, want) {
-		t.Fatalf("events %q, want %q (HEAD and failed posts emit nothing)", got, want)
+		t.Fatalf("events %q, want %q (HEAD, unconfirmed rejects and failed posts emit nothing)", got, want)
+	}
+	_, page := do(t, s, newReq(t, s, "GET", link+"?done=reject"), nil)
+	for _, w := range []string{`id="flash"`, "You have rejected the case file.", `data-status="rejected"`, "This case file is rejected."} {
+		if !bytes.Contains(page, []byte(w)) {
+			t.Errorf("page after the reject lacks %q", w)
+		}
+	}
+	if bytes.Contains(page, []byte(`id="sign"`)) {
+		t.Error("page after the reject still offers Sign")
+	}
+}
+
+// A deleted case file's signing link answers 410 with an HTML page.
+func TestSigningLinkOfDeletedCaseFileIsGone(t *testing.T) {
+	t.Parallel()
+	s, tok, file := sndServer(t)
+	id, links := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
+	if st, b := call(t, s, "DELETE", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, nil); st != 200 {
+		t.Fatalf("delete: %d %s", st, b)
+	}
+	st, page := do(t, s, newReq(t, s, "GET", strings.TrimPrefix(links[0].SigningLink, s.URL())), nil)
+	if st != 410 || !bytes.Contains(page, []byte("Link no longer valid")) || !bytes.Contains(page, []byte(`name="viewport"`)) {
+		t.Fatalf("link of a deleted case file: %d %s", st, page)
 	}
 }

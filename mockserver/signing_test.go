@@ -34,7 +34,7 @@ func sndDo(t *testing.T, s *Server, id int64, links map[string]string, st sndSte
 		code, _ := call(t, s, "GET", link, "", nil, nil)
 		return code
 	case "page-sign", "page-reject":
-		form := url.Values{"action": {strings.TrimPrefix(st.action, "page-")}}
+		form := url.Values{"action": {strings.TrimPrefix(st.action, "page-")}, "confirm": {"yes"}} // a confirmed reject
 		req, err := http.NewRequest("POST", s.URL()+link, strings.NewReader(form.Encode()))
 		if err != nil {
 			t.Fatal(err)

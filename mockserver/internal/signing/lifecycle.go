@@ -56,6 +56,9 @@ func (s *Service) deleteCaseFile(id int64) (CaseFileJSON, error) {
 	s.cases.mu.Unlock()
 	for _, sg := range cf.Signers {
 		delete(s.sign.links, sg.Token)
+		if sg.Token != "" {
+			s.sign.gone[sg.Token] = true
+		}
 	}
 	for _, p := range paths {
 		if p != "" {
@@ -89,6 +92,9 @@ func (s *Control) AnonymizeCaseFile(caseFileID int64) error {
 		cf.Status, cf.Updated = cfAnonymized, now
 		for _, sg := range cf.Signers {
 			delete(s.sign.links, sg.Token)
+			if sg.Token != "" {
+				s.sign.gone[sg.Token] = true
+			}
 			sg.Name, sg.Email, sg.OnBehalfOf, sg.SSN, sg.VATIN, sg.Token = "", "", "", "", "", ""
 		}
 		for i := range cf.CCRecipients {

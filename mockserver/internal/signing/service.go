@@ -7,7 +7,6 @@
 package signing
 
 import (
-	"html/template"
 	"net/http"
 	"time"
 
@@ -86,8 +85,7 @@ func userFrom(r *http.Request) *user { return accounts.From(r.Context()) }
 func New(cfg Config) *Service {
 	st := &state{cfg: cfg, clock: cfg.Clock, tmp: cfg.Temp}
 	st.cases = newCaseFileStore(st.Now)
-	st.sign = &signingState{links: map[string]linkRef{}, events: newEventLog(), outbox: newOutbox(),
-		page: template.Must(template.New("sign").Parse(signingPageHTML))}
+	st.sign = &signingState{links: map[string]linkRef{}, gone: map[string]bool{}, events: newEventLog(), outbox: newOutbox()}
 	sim := &simulation{st}
 	st.cases.onAdd = sim.activate
 	return &Service{state: st, sim: sim, Pages: &Pages{st, sim}, Control: &Control{st, sim}}
@@ -103,6 +101,7 @@ func (s *Service) Reset() {
 	s.cases.reset()
 	s.sign.mu.Lock()
 	s.sign.links = map[string]linkRef{}
+	s.sign.gone = map[string]bool{}
 	s.sign.mu.Unlock()
 	s.sign.events.reset()
 	s.sign.outbox.Reset()

@@ -1,7 +1,6 @@
 package signing
 
 import (
-	"html/template"
 	"sync"
 	"time"
 
@@ -85,9 +84,9 @@ func signerStatusName(st int) string {
 type signingState struct {
 	mu     sync.Mutex
 	links  map[string]linkRef // signing link token → case file and signer
+	gone   map[string]bool    // tokens of deleted and anonymized case files: 410, not 404
 	events *eventLog
 	outbox *outbox
-	page   *template.Template // the signing page
 }
 
 // linkRef locates the signer of a signing link.

@@ -1,52 +1,75 @@
 package signing
 
 import (
-	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
+	"github.com/signkit/signkit-go/mockserver/internal/pages"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// signingPageHTML is the page behind a signing link: the documents to read
-// and, while the signer is to sign, a form that signs or rejects.
-const signingPageHTML = `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Sign: {{.Title}}</title></head>
-<body>
-<h1>{{.Title}}</h1>
-<p id="signer">Signer: {{.Name}}</p>
-<p id="status">{{.Message}}</p>
-<ul id="documents">
-{{range .Documents}}<li><a href="{{.URL}}">{{.Title}}</a>{{if .Signed}} (signed){{end}}</li>
+// signingPageHTML is the page behind a signing link, inside the pages'
+// layout: what happened last, where the case file stands, every signer's
+// progress, the documents, and while the signer is to sign a Sign button
+// and a Reject link that asks for confirmation first. Sign and Reject post
+// and are redirected back here (Post/Redirect/Get), so a refresh never
+// posts again (docs/mockserver.md, "Pages").
+const signingPageHTML = `{{define "main"}}<h1>{{.Title}}</h1>
+{{if .Flash}}<p class="flash" id="flash" role="status">{{.Flash}}</p>
+{{end}}<p class="status" id="status">{{.Message}}</p>
+<p id="signer">{{.Name}}</p>
+<h2 id="signers-title">{{.T.Signers}}</h2>
+<ol class="signers" id="signers" aria-labelledby="signers-title">{{range .Signers}}<li class="signer" data-status="{{.Key}}">{{.Name}}: <span class="progress">{{.Progress}}</span></li>
+{{end}}</ol>
+<h2 id="documents-title">{{.T.Documents}}</h2>
+<ul id="documents" aria-labelledby="documents-title">{{range .Documents}}<li><a href="{{.URL}}">{{.Title}}</a>{{if .Signed}} ({{$.T.SignedDoc}}){{end}}</li>
 {{end}}</ul>
-{{if .CanSign}}<form method="post" action="{{.Action}}">
-<button type="submit" name="action" value="sign">Sign</button>
-<button type="submit" name="action" value="reject">Reject</button>
-</form>{{end}}
-</body>
-</html>
-`
+{{if .Confirm}}<section id="confirm-reject" class="error-summary" aria-labelledby="confirm-text" tabindex="-1">
+<p id="confirm-text">{{.T.ConfirmReject}}</p>
+<form method="post" action="{{.Action}}" class="actions">
+<input type="hidden" name="action" value="reject"><input type="hidden" name="confirm" value="yes">
+<button type="submit" class="danger" id="confirm-reject-button">{{.T.ConfirmRejectYes}}</button>
+<a class="button secondary" id="cancel-reject" href="{{.Action}}">{{.T.Cancel}}</a>
+</form></section>
+{{else if .CanSign}}<form method="post" action="{{.Action}}" class="actions" id="sign-form">
+<button type="submit" name="action" value="sign" id="sign">{{.T.Sign}}</button>
+<a class="button secondary" id="reject" href="{{.Action}}?confirm=reject">{{.T.Reject}}</a>
+</form>{{end}}{{end}}`
+
+// signingPage renders signingPageHTML.
+var signingPage = pages.Must("sign", signingPageHTML, nil)
 
 // signingPageData fills signingPageHTML.
 type signingPageData struct {
-	Title, Name, Message, Action string
-	CanSign                      bool
-	Documents                    []signingPageDoc
+	Lang, Title, Name, Message, Flash, Action string
+	T                                         *pages.Text
+	CanSign, Confirm                          bool
+	Signers                                   []signerProgress
+	Documents                                 []signingPageDoc
 }
+
+// signerProgress is a line of the signers' list.
+type signerProgress struct{ Name, Key, Progress string }
 
 type signingPageDoc struct {
 	Title, URL string
 	Signed     bool
 }
 
-// signerOfLink answers the case file and signer of a signing link token.
+// signerOfLink answers the case file and signer of a signing link token;
+// a token of a deleted or anonymized case file is 410, an unknown one 404.
 func (s *Pages) signerOfLink(token string) (*CaseFile, *Signer, error) {
 	s.sign.mu.Lock()
 	ref, ok := s.sign.links[token]
+	gone := s.sign.gone[token]
 	s.sign.mu.Unlock()
+	if gone {
+		return nil, nil, &wire.Error{Status: http.StatusGone, Code: "gone", Message: "this signing link no longer works"}
+	}
 	if !ok {
 		return nil, nil, wire.NotFound("no such signing link")
 	}
@@ -57,31 +80,55 @@ func (s *Pages) signerOfLink(token string) (*CaseFile, *Signer, error) {
 	return cf, sg, nil
 }
 
-// HandleSigningPage is GET /public/sign/{token}: viewing it while the
-// signer is to sign counts as opening the signing page (sign.signer.opened);
-// a HEAD request does not.
+// wantsJSON tells whether the client asked for JSON answers.
+func wantsJSON(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "application/json")
+}
+
+// linkError answers an unknown or dead link: the JSON error to JSON
+// clients, an HTML page to browsers.
+func (s *Pages) linkError(w http.ResponseWriter, r *http.Request, err error) error {
+	var ae *wire.Error
+	if wantsJSON(r) || !errors.As(err, &ae) || (ae.Status != http.StatusNotFound && ae.Status != http.StatusGone) {
+		return err
+	}
+	lang, t := pages.Language("")
+	m := pages.Message{Lang: lang, Title: t.LinkUnknownTitle, Message: t.LinkUnknown}
+	if ae.Status == http.StatusGone {
+		m.Title, m.Message = t.LinkGoneTitle, t.LinkGone
+	}
+	return pages.WriteMessage(w, ae.Status, m)
+}
+
+// HandleSigningPage is GET /public/sign/{token}[?confirm=reject][?done=sign|reject]:
+// viewing it while the signer is to sign counts as opening the signing
+// page (sign.signer.opened); a HEAD request does not.
 func (s *Pages) HandleSigningPage(w http.ResponseWriter, r *http.Request) error {
 	token := r.PathValue("token")
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
-		return err
+		return s.linkError(w, r, err)
 	}
 	if r.Method == http.MethodGet {
 		if err := s.sim.signerAction(cf.ID, sg.ID, ActionOpen); err != nil && !isConflict(err) {
 			return err
 		}
 	}
-	return s.renderSigningPage(w, r, token, http.StatusOK, "")
+	q := r.URL.Query()
+	return s.renderSigningPage(w, r, token, q.Get("confirm") == ActionReject, q.Get("done"))
 }
 
 // HandleSigningPost is POST /public/sign/{token} with action=sign or
-// action=reject (form encoded). It answers the page again with the outcome,
-// or with Accept: application/json the case file JSON.
+// action=reject (form encoded). A browser is redirected (303) to the page,
+// which says what happened; a reject without confirm=yes is redirected to
+// the confirmation first. With Accept: application/json it answers the
+// case file JSON, or the error (409 for an action the state does not
+// allow).
 func (s *Pages) HandleSigningPost(w http.ResponseWriter, r *http.Request) error {
 	token := r.PathValue("token")
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
-		return err
+		return s.linkError(w, r, err)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	if err := r.ParseForm(); err != nil {
@@ -93,68 +140,118 @@ func (s *Pages) HandleSigningPost(w http.ResponseWriter, r *http.Request) error 
 		p.Add("action", "must be sign or reject")
 		return p.Err()
 	}
-	err = s.sim.signerAction(cf.ID, sg.ID, action)
-	if strings.Contains(r.Header.Get("Accept"), "application/json") {
-		if err != nil {
+	page := SigningPageURL(wire.BaseURL(r), token)
+	if wantsJSON(r) {
+		if err := s.sim.signerAction(cf.ID, sg.ID, action); err != nil {
 			return err
 		}
 		return s.writeCaseFile(w, cf.ID)
 	}
-	status, msg := http.StatusOK, ""
-	if err != nil {
-		var ae *wire.Error
-		if !errors.As(err, &ae) {
-			return err
-		}
-		status, msg = ae.Status, ae.Message
+	if action == ActionReject && r.PostForm.Get("confirm") != "yes" {
+		http.Redirect(w, r, page+"?confirm=reject", http.StatusSeeOther)
+		return nil
 	}
-	return s.renderSigningPage(w, r, token, status, msg)
+	switch err := s.sim.signerAction(cf.ID, sg.ID, action); {
+	case err == nil:
+		page += "?done=" + url.QueryEscape(action)
+	case !isConflict(err):
+		return err
+	} // a conflict (signed twice, rejected meanwhile): the page says where things stand
+	http.Redirect(w, r, page, http.StatusSeeOther)
+	return nil
 }
 
-// renderSigningPage writes the signing page of a token with a status line.
-func (s *Pages) renderSigningPage(w http.ResponseWriter, r *http.Request, token string, status int, problem string) error {
+// renderSigningPage writes the signing page of a token: with the reject
+// confirmation, and with what the signer just did (done).
+func (s *Pages) renderSigningPage(w http.ResponseWriter, r *http.Request, token string, confirm bool, done string) error {
 	cf, sg, err := s.signerOfLink(token)
 	if err != nil {
-		return err
+		return s.linkError(w, r, err)
 	}
 	base := SigningPageURL(wire.BaseURL(r), token)
 	s.cases.mu.RLock()
-	data := signingPageData{Title: cf.Title, Name: sg.Name, Action: base,
+	lang, t := pages.Language(cmp.Or(sg.Language, cf.Language))
+	data := signingPageData{Lang: lang, T: t, Title: fmt.Sprintf(t.SignTitleF, cf.Title), Name: sg.Name, Action: base,
 		CanSign: cf.Status == cfPending && (sg.Status == sgPending || sg.Status == sgUndeliverable)}
-	data.Message = pageMessage(cf, sg, problem)
+	data.Confirm = confirm && data.CanSign
+	data.Message = pageMessage(t, cf, sg)
+	switch {
+	case done == ActionSign && sg.Status == sgSigned:
+		data.Flash = t.JustSigned
+	case done == ActionReject && sg.Status == sgRejected:
+		data.Flash = t.JustRejected
+	}
+	for _, o := range cf.Signers {
+		key, progress := signerProgressOf(t, o)
+		data.Signers = append(data.Signers, signerProgress{Name: cmp.Or(o.Name, o.Email), Key: key, Progress: progress})
+	}
 	for _, d := range cf.Documents {
 		data.Documents = append(data.Documents, signingPageDoc{Title: d.Title,
 			URL: base + "/documents/" + d.DocumentID, Signed: d.signedPath != ""})
 	}
 	s.cases.mu.RUnlock()
-	var buf bytes.Buffer
-	if err := s.sign.page.Execute(&buf, data); err != nil {
-		return fmt.Errorf("render signing page: %w", err)
+	b, err := pages.Render(signingPage, data)
+	if err != nil {
+		return err
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	pages.Write(w, http.StatusOK, b)
 	return nil
+}
+
+// signerProgressOf answers a signer's status as a key (the data-status of
+// the list) and as the page says it; call with the store lock held.
+func signerProgressOf(t *pages.Text, sg *Signer) (string, string) {
+	switch sg.Status {
+	case sgSigned:
+		return "signed", t.StatusSigned
+	case sgPending:
+		return "pending", t.StatusPending
+	case sgNew:
+		return "waiting", t.StatusWaiting
+	case sgRejected:
+		return "rejected", t.StatusRejected
+	case sgDeleted:
+		return "removed", t.StatusRemoved
+	case sgUndeliverable:
+		return "undeliverable", t.StatusUndeliverable
+	}
+	return "unknown", signerStatusName(sg.Status)
+}
+
+// caseFileStatusText names a case file status as the page says it.
+func caseFileStatusText(t *pages.Text, st int) string {
+	switch st {
+	case cfRejected:
+		return t.StatusRejected
+	case cfDeleted:
+		return t.StatusDeleted
+	case cfExpired:
+		return t.StatusExpired
+	case cfFailed:
+		return t.StatusFailed
+	case cfAnonymized:
+		return t.StatusAnonymized
+	}
+	return caseFileStatusName(st)
 }
 
 // pageMessage is the status line of the signing page; call with the store
 // lock held.
-func pageMessage(cf *CaseFile, sg *Signer, problem string) string {
+func pageMessage(t *pages.Text, cf *CaseFile, sg *Signer) string {
 	switch {
-	case problem != "":
-		return problem
 	case cf.Status == cfCompleted:
-		return "Every signer has signed. The signed documents are ready."
+		return t.Completed
 	case cf.Status != cfPending:
-		return "This case file is " + caseFileStatusName(cf.Status) + "."
+		return fmt.Sprintf(t.CaseFileEndedF, caseFileStatusText(t, cf.Status))
 	case sg.Status == sgSigned:
-		return "You have signed. Waiting for the other signers."
+		return t.YouSigned
 	case sg.Status == sgNew:
-		return "Your signing round has not started yet."
+		return t.RoundNotStarted
 	case sg.Status == sgPending || sg.Status == sgUndeliverable:
-		return "Please read the documents, then sign or reject."
+		return t.PleaseRead
 	}
-	return "You can no longer sign: you are " + signerStatusName(sg.Status) + "."
+	_, progress := signerProgressOf(t, sg)
+	return fmt.Sprintf(t.CannotSignF, progress)
 }
 
 // HandleSigningDocument is GET /public/sign/{token}/documents/{documentId}:
@@ -162,7 +259,7 @@ func pageMessage(cf *CaseFile, sg *Signer, problem string) string {
 func (s *Pages) HandleSigningDocument(w http.ResponseWriter, r *http.Request) error {
 	cf, _, err := s.signerOfLink(r.PathValue("token"))
 	if err != nil {
-		return err
+		return s.linkError(w, r, err)
 	}
 	docID := r.PathValue("documentId")
 	s.cases.mu.RLock()
