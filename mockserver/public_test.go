@@ -100,7 +100,8 @@ func TestPublicPagePrefill(t *testing.T) {
 	page := string(b)
 	for _, want := range []string{
 		`<input id="in-email" type="text" name="email" value="ann@example.com" readonly aria-describedby="locked-email">`,
-		`<span class="locked" id="locked-email"><span aria-hidden="true">🔒</span> Set by the sender</span>`,
+		`<span class="locked" id="locked-email"><svg class="lock" aria-hidden="true"`,
+		`</svg> Set by the sender</span>`,
 		`<input id="in-fullName" type="text" name="fullName" value="Ann &lt;b&gt;" required>`,
 		`<span class="merge" data-merge="fullName" data-merge-type="TEXT" data-placeholder="[Full name]">Ann &lt;b&gt;</span>`,
 		`action="` + path + `"`,
@@ -183,7 +184,7 @@ func TestPublicSubmitHTML(t *testing.T) {
 	tok := login(t, s, s.DefaultCredentials())
 	f := activeForm(t, s, tok, sampleForm())
 	st, b := postPublic(t, s, publicPath(f), validAnswers(), nil, false, nil)
-	if st != 201 || !strings.Contains(string(b), `<dd id="submission-id">1</dd>`) || !strings.Contains(string(b), `class="signing-link"`) {
+	if st != 201 || !strings.Contains(string(b), `<dd id="submission-id">1</dd>`) || !strings.Contains(string(b), `signing-link" href="http://signkit.mock/public/sign/`) {
 		t.Fatalf("thank-you page: %d %s", st, b)
 	}
 	bad := validAnswers()

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -81,6 +82,32 @@ func TestRoutesTable(t *testing.T) {
 	for _, path := range []string{"/collect/api/v1/forms/", "/mock//health"} {
 		if st, _ := call(t, s, "GET", path, "", nil, nil); st != 404 && st != 401 {
 			t.Errorf("GET %s: %d, want a JSON 404 (or 401 on a protected service)", path, st)
+		}
+	}
+}
+
+// A path under /public/ that matches no page answers a person with an HTML
+// 404 page and a JSON client with the JSON error.
+func TestUnknownPublicPathIsAnHTMLPage(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	for _, tc := range []struct{ accept, wantType string }{
+		{"text/html", "text/html; charset=utf-8"},
+		{"application/json", "application/json"},
+	} {
+		req := newReq(t, s, "GET", "/public/nope/at/all")
+		req.Header.Set("Accept", tc.accept)
+		resp, err := (&http.Client{Transport: s.Transport()}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 404 || !strings.HasPrefix(resp.Header.Get("Content-Type"), tc.wantType) {
+			t.Errorf("Accept %s: %d %s", tc.accept, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		if tc.accept == "text/html" && !strings.Contains(string(b), "<h1>Page not found</h1>") {
+			t.Errorf("HTML 404 page: %s", b)
 		}
 	}
 }

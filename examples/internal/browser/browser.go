@@ -27,7 +27,7 @@ var (
 	formAction = regexp.MustCompile(`<form\b[^>]*\baction="([^"]*)"`)
 	inputTag   = regexp.MustCompile(`<input\b[^>]*>`)
 	attr       = regexp.MustCompile(`\b(name|value|readonly)(?:="([^"]*)")?`)
-	statusLine = regexp.MustCompile(`<p id="status">([^<]*)</p>`)
+	statusLine = regexp.MustCompile(`<p\b[^>]*\bid="status"[^>]*>([^<]*)</p>`)
 )
 
 // Browser is a person's browser. The zero value uses http.DefaultClient.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/pages"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -134,6 +135,12 @@ func (f *fallback) noRoute(w http.ResponseWriter, r *http.Request) {
 			wire.WriteError(w, err)
 			return
 		}
+	}
+	if strings.HasPrefix(r.URL.Path, "/public/") && !strings.Contains(r.Header.Get("Accept"), "application/json") {
+		// A person followed a link: an HTML page, as every public page is.
+		lang, t := pages.Language("")
+		_ = pages.WriteMessage(w, http.StatusNotFound, pages.Message{Lang: lang, Title: t.PageNotFoundTitle, Message: t.PageNotFound})
+		return
 	}
 	wire.WriteError(w, wire.NotFound("no such resource: %s", r.URL.Path))
 }

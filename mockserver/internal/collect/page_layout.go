@@ -37,9 +37,11 @@ func (l *pageLayout) fieldError(key, label string, pfd *pageField) string {
 		return ""
 	}
 	l.used[key] = true
-	text := label + " " + msg + "."
-	if msg == "is required" {
-		text = fmt.Sprintf(l.t.RequiredF, label)
+	text := label + " " + msg + "." // the service's own words, in English
+	if f, ok := map[string]string{"is required": l.t.RequiredF, "is not a valid email address": l.t.InvalidEmailF,
+		"is not a valid phone number": l.t.InvalidPhoneF, "is not a number": l.t.NotNumberF,
+		"is not a date (YYYY-MM-DD)": l.t.NotDateF, "is not one of the options": l.t.NotOptionF}[msg]; ok {
+		text = fmt.Sprintf(f, label)
 	}
 	target := "in-" + pfd.ID
 	if pfd.Radio && !pfd.Locked {

@@ -45,9 +45,9 @@ const formPageHTML = `{{define "main"}}<h1>{{.Title}}</h1>
 {{define "field"}}{{$t := .T}}{{with .V}}<div class="field{{if .Error}} has-error{{end}}" id="field-{{.ID}}" data-scope="field" data-name="{{.Name}}"{{if .Cond}} data-cond="{{.Cond}}"{{end}}{{if .Hidden}} hidden{{end}}>
 {{if eq .Type "HTML"}}<div class="content">{{.Content}}</div>
 {{else}}{{if and .Radio (not .Locked)}}<p class="label" id="label-{{.ID}}">{{else}}<label for="in-{{.ID}}">{{end}}{{.Label}}{{if and .Required (not .Locked)}} <span class="req" aria-hidden="true">*</span>{{end}}{{if and .Radio (not .Locked)}}</p>{{else}}</label>{{end}}
-{{if .Locked}}<span class="locked" id="locked-{{.ID}}"><span aria-hidden="true">🔒</span> {{$t.SetBySender}}</span>
+{{if .Locked}}<span class="locked" id="locked-{{.ID}}"><svg class="lock" aria-hidden="true" viewBox="0 0 16 16" width="14" height="14"><path d="M4 7V5a4 4 0 0 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 0 0-4 0v2z" fill="currentColor"/></svg> {{$t.SetBySender}}</span>
 {{end}}{{if .Error}}<p class="error-message" id="error-{{.ID}}">{{.Error}}</p>
-{{end}}{{if .LostFile}}<p class="error-message file-lost" id="lost-{{.ID}}">{{.LostFile}}</p>
+{{end}}{{if .LostFile}}<p class="notice file-lost" id="lost-{{.ID}}">{{.LostFile}}</p>
 {{end}}{{if .Multi}}{{$f := .}}<div class="values" data-max="{{.Max}}" data-label="{{.Label}}">{{range .Inputs}}<input id="{{.ID}}" type="{{if $f.Locked}}text{{else}}{{$f.InputType}}{{end}}" name="{{$f.Name}}" value="{{.Value}}"{{if .Label}} aria-label="{{.Label}}"{{end}}{{if $f.Locked}} readonly{{end}}{{template "aria" $f}}>{{end}}</div>
 {{if not .Locked}}<button type="button" class="secondary add-value" id="add-{{.ID}}" data-add-value="in-{{.ID}}"{{if ge (len .Inputs) .Max}} hidden{{end}}>{{$t.Add}}</button>
 {{end}}{{else if and .Radio (not .Locked)}}{{$f := .}}<div class="radios" id="in-{{.ID}}" role="radiogroup" aria-labelledby="label-{{.ID}}"{{if .Describe}} aria-describedby="{{.Describe}}"{{end}}>{{range $i, $o := .Options}}<label class="radio"><input type="radio" id="in-{{$f.ID}}-{{$i}}" name="{{$f.Name}}" value="{{$o.Value}}"{{if eq $o.Value $f.Value}} checked{{end}}{{template "aria" $f}}> {{or $o.Label $o.Value}}</label>{{end}}</div>
@@ -194,7 +194,7 @@ const thanksPageHTML = `{{define "main"}}<h1>{{.T.ThanksTitle}}</h1>
 <dt>{{.T.CaseFileLabel}}</dt><dd id="casefile-id">{{.CaseFileID}}</dd></dl>
 {{if .Links}}<p id="emails-note">{{.T.EmailsSent}}</p>
 <div class="mock-note" id="mock-links"><p>{{.T.MockLinks}}</p>
-<ul id="signing-links">{{range .Links}}<li><a class="signing-link" href="{{.URL}}">{{.Name}}</a>{{if .Email}} ({{.Email}}){{end}}</li>
+<ul class="links" id="signing-links">{{range .Links}}<li><a class="button secondary signing-link" href="{{.URL}}">{{printf $.T.SignAsF .Name}}</a>{{if .Email}} {{.Email}}{{end}}</li>
 {{end}}</ul></div>{{end}}{{end}}`
 
 // withText pairs a value with the page's texts for a sub-template.

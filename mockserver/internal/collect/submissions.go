@@ -94,7 +94,7 @@ func buildCaseFile(fm *form, sub *submission, uploads [][]*upload) *signing.Case
 	title = replaceMergeFields(title, func(m string) string {
 		return map[string]string{"formName": v.name, mapSignerName: name, mapSignerEmail: email}[m]
 	})
-	cf := &signing.CaseFile{Title: title, UserID: fm.ownerID, CustomerID: fm.customerID}
+	cf := &signing.CaseFile{Title: title, UserID: fm.ownerID, CustomerID: fm.customerID, Language: v.language} // its pages speak the form's language
 	if name != "" || email != "" {
 		cf.Signers = []*signing.Signer{{Name: cmpOr(name, email), Email: email}}
 	}

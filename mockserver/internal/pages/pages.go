@@ -50,7 +50,7 @@ label,.label{display:block;font-weight:600;margin:0 0 .25rem}
 input,select,textarea,button,.button{font:inherit;font-size:1rem}
 input:not([type=radio]):not([type=checkbox]),select,textarea{display:block;width:100%;min-height:2.75rem;padding:.5rem .75rem;border:1px solid #6b7280;border-radius:4px;background:#fff;color:inherit}
 input[type=file]{padding:.45rem .5rem}
-input[readonly],textarea[readonly]{background:#f3f4f6;border-style:dashed;color:#374151}
+input:not([type=radio]):not([type=checkbox])[readonly],textarea[readonly]{background:#f3f4f6;border-style:dashed;color:#374151}
 .radio{display:flex;align-items:center;gap:.6rem;min-height:2.75rem;font-weight:400;margin:0}
 .radio input{width:1.25rem;height:1.25rem;margin:0}
 button,.button{display:inline-flex;align-items:center;justify-content:center;min-height:2.75rem;min-width:2.75rem;padding:.5rem 1.25rem;border-radius:4px;border:2px solid #1d4ed8;background:#1d4ed8;color:#fff;font-weight:600;text-decoration:none;cursor:pointer}
@@ -67,8 +67,10 @@ button.danger{background:#b00020;border-color:#b00020}
 [aria-invalid=true]{border:2px solid #b00020!important}
 .error-message{color:#b00020;font-weight:600;margin:.25rem 0}
 .error-message::before{content:"! ";font-weight:700}
+.notice{color:#92400e;font-weight:600;margin:.25rem 0}
+.reject-area{margin-top:2rem;padding-top:1rem;border-top:1px solid #d1d5db}
 .note,.hint{color:#4b5563}
-.locked{display:inline-block;color:#374151;font-size:.9rem;margin-top:.25rem}
+.locked{display:inline-flex;align-items:center;gap:.3rem;color:#374151;font-size:.9rem;margin:0 0 .25rem}
 .req{color:#b00020}
 .merge.empty{color:#6b7280;font-style:italic}
 .status{padding:.75rem 1rem;background:#eef2ff;border-radius:4px}
@@ -77,6 +79,9 @@ button.danger{background:#b00020;border-color:#b00020}
 .signers .progress{color:#4b5563}
 .signers li[data-status=signed] .progress{color:#047857;font-weight:600}
 .mock-note{font-size:.95rem;border:1px dashed #9ca3af;padding:.75rem 1rem;border-radius:4px;background:#fafafa}
+.mock-note p{margin-top:0}
+.links{list-style:none;padding:0;margin:0}
+.links li{margin:.5rem 0}
 dl.ids{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dl.ids dt{font-weight:600}
 dl.ids dd{margin:0}

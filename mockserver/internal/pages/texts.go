@@ -11,27 +11,35 @@ type Text struct {
 	SetBySender         string // beside a locked (prefilled, not editable) field
 	ChooseAgainF        string // a file chosen before a failed submit: %s is its name
 	MoreQuestions       string // without JavaScript: questions may follow from answers
+	// Messages of answers the form refuses; %s is the field's label.
+	InvalidEmailF, InvalidPhoneF, NotNumberF, NotDateF, NotOptionF string
 	// The thank-you page.
 	ThanksTitle, Received, SubmissionLabel, CaseFileLabel string
 	EmailsSent                                            string // the signers get an email each
 	MockLinks                                             string // the mock shows the links the emails hold
+	SignAsF                                               string // a signing link: %s is the signer's name
 	// The signing page.
-	SignTitleF, Documents, Signers, Sign, Reject string
-	ConfirmReject, ConfirmRejectYes, Cancel      string
-	JustSigned, JustRejected                     string // after Sign and Reject
-	PleaseRead, YouSigned, RoundNotStarted       string
-	Completed, CaseFileEndedF, CannotSignF       string // %s: a status below
-	SignedDoc                                    string // beside a signed document
+	SignTitleF, SigningAsF, Documents, Signers, Sign, Reject string
+	ConfirmReject, ConfirmRejectYes, Cancel                  string
+	JustSigned, JustRejected                                 string // after Sign and Reject
+	PleaseRead, YouSigned, RoundNotStarted                   string
+	Completed, CaseFileEndedF, CannotSignF                   string // %s: a status below
+	SignedDoc                                                string // beside a signed document
 	// Statuses, as the signing page shows them.
 	StatusSigned, StatusPending, StatusWaiting, StatusRejected, StatusRemoved, StatusUndeliverable string
 	StatusExpired, StatusFailed, StatusDeleted, StatusAnonymized                                   string
 	// Pages that only say something.
 	LinkUnknownTitle, LinkUnknown, LinkGoneTitle, LinkGone, FormGoneTitle string
+	PageNotFoundTitle, PageNotFound                                       string
 }
 
 // texts holds the languages of the platform (docs/platform.md, "Forms").
 var texts = map[string]*Text{
 	"en": {
+		PageNotFoundTitle: "Page not found", PageNotFound: "There is no page at this address. Check that you copied all of the link.",
+		InvalidEmailF: "Enter an email address in %s, like name@example.com.", InvalidPhoneF: "Enter a phone number in %s, like +45 12 34 56 78.",
+		NotNumberF: "Enter a number in %s.", NotDateF: "Enter a date in %s, like 2026-12-31.", NotOptionF: "Choose one of the options in %s.",
+		SignAsF: "Sign as %s", SigningAsF: "Signing as %s",
 		Submit: "Submit", Add: "Add another", Choose: "Choose…",
 		ErrorSummary: "There is a problem", RequiredNote: "Fields marked * are required.",
 		RequiredF: "Enter %s.", SetBySender: "Set by the sender",
@@ -57,6 +65,10 @@ var texts = map[string]*Text{
 		FormGoneTitle: "This form is not available",
 	},
 	"da": {
+		PageNotFoundTitle: "Siden findes ikke", PageNotFound: "Der er ingen side på denne adresse. Tjek, at du har kopieret hele linket.",
+		InvalidEmailF: "Skriv en e-mailadresse i %s, fx navn@eksempel.dk.", InvalidPhoneF: "Skriv et telefonnummer i %s, fx +45 12 34 56 78.",
+		NotNumberF: "Skriv et tal i %s.", NotDateF: "Skriv en dato i %s, fx 2026-12-31.", NotOptionF: "Vælg en af mulighederne i %s.",
+		SignAsF: "Underskriv som %s", SigningAsF: "Du underskriver som %s",
 		Submit: "Indsend", Add: "Tilføj en til", Choose: "Vælg…",
 		ErrorSummary: "Der er et problem", RequiredNote: "Felter markeret med * skal udfyldes.",
 		RequiredF: "Udfyld %s.", SetBySender: "Udfyldt af afsenderen",
@@ -82,6 +94,10 @@ var texts = map[string]*Text{
 		FormGoneTitle: "Formularen er ikke tilgængelig",
 	},
 	"sv": {
+		PageNotFoundTitle: "Sidan finns inte", PageNotFound: "Det finns ingen sida på den här adressen. Kontrollera att du kopierade hela länken.",
+		InvalidEmailF: "Ange en e-postadress i %s, t.ex. namn@exempel.se.", InvalidPhoneF: "Ange ett telefonnummer i %s, t.ex. +46 70 123 45 67.",
+		NotNumberF: "Ange ett tal i %s.", NotDateF: "Ange ett datum i %s, t.ex. 2026-12-31.", NotOptionF: "Välj ett av alternativen i %s.",
+		SignAsF: "Skriv under som %s", SigningAsF: "Du skriver under som %s",
 		Submit: "Skicka", Add: "Lägg till en till", Choose: "Välj…",
 		ErrorSummary: "Något behöver rättas", RequiredNote: "Fält markerade med * måste fyllas i.",
 		RequiredF: "Fyll i %s.", SetBySender: "Ifyllt av avsändaren",
@@ -107,6 +123,10 @@ var texts = map[string]*Text{
 		FormGoneTitle: "Formuläret är inte tillgängligt",
 	},
 	"nl": {
+		PageNotFoundTitle: "Pagina niet gevonden", PageNotFound: "Op dit adres staat geen pagina. Controleer of u de hele link hebt gekopieerd.",
+		InvalidEmailF: "Vul een e-mailadres in bij %s, zoals naam@voorbeeld.nl.", InvalidPhoneF: "Vul een telefoonnummer in bij %s, zoals +31 6 12345678.",
+		NotNumberF: "Vul een getal in bij %s.", NotDateF: "Vul een datum in bij %s, zoals 2026-12-31.", NotOptionF: "Kies een van de opties bij %s.",
+		SignAsF: "Onderteken als %s", SigningAsF: "U ondertekent als %s",
 		Submit: "Verzenden", Add: "Nog een toevoegen", Choose: "Kies…",
 		ErrorSummary: "Er is een probleem", RequiredNote: "Velden met * zijn verplicht.",
 		RequiredF: "Vul %s in.", SetBySender: "Ingevuld door de afzender",
@@ -132,6 +152,10 @@ var texts = map[string]*Text{
 		FormGoneTitle: "Dit formulier is niet beschikbaar",
 	},
 	"fr": {
+		PageNotFoundTitle: "Page introuvable", PageNotFound: "Il n’y a pas de page à cette adresse. Vérifiez que vous avez copié le lien en entier.",
+		InvalidEmailF: "Saisissez une adresse e-mail dans %s, par exemple nom@exemple.fr.", InvalidPhoneF: "Saisissez un numéro de téléphone dans %s, par exemple +33 6 12 34 56 78.",
+		NotNumberF: "Saisissez un nombre dans %s.", NotDateF: "Saisissez une date dans %s, par exemple 2026-12-31.", NotOptionF: "Choisissez une des options de %s.",
+		SignAsF: "Signer en tant que %s", SigningAsF: "Vous signez en tant que %s",
 		Submit: "Envoyer", Add: "En ajouter un autre", Choose: "Choisir…",
 		ErrorSummary: "Il y a un problème", RequiredNote: "Les champs marqués d’un * sont obligatoires.",
 		RequiredF: "Renseignez %s.", SetBySender: "Rempli par l’expéditeur",
@@ -157,6 +181,10 @@ var texts = map[string]*Text{
 		FormGoneTitle: "Ce formulaire n’est pas disponible",
 	},
 	"fi": {
+		PageNotFoundTitle: "Sivua ei löydy", PageNotFound: "Tässä osoitteessa ei ole sivua. Tarkista, että kopioit koko linkin.",
+		InvalidEmailF: "Kirjoita sähköpostiosoite kenttään %s, esim. nimi@esimerkki.fi.", InvalidPhoneF: "Kirjoita puhelinnumero kenttään %s, esim. +358 40 123 4567.",
+		NotNumberF: "Kirjoita luku kenttään %s.", NotDateF: "Kirjoita päivämäärä kenttään %s, esim. 2026-12-31.", NotOptionF: "Valitse jokin vaihtoehdoista kentässä %s.",
+		SignAsF: "Allekirjoita nimellä %s", SigningAsF: "Allekirjoitat nimellä %s",
 		Submit: "Lähetä", Add: "Lisää uusi", Choose: "Valitse…",
 		ErrorSummary: "Lomakkeessa on virhe", RequiredNote: "Tähdellä * merkityt kentät ovat pakollisia.",
 		RequiredF: "Täytä kenttä %s.", SetBySender: "Lähettäjän täyttämä",
@@ -182,6 +210,10 @@ var texts = map[string]*Text{
 		FormGoneTitle: "Lomake ei ole saatavilla",
 	},
 	"no": {
+		PageNotFoundTitle: "Siden finnes ikke", PageNotFound: "Det finnes ingen side på denne adressen. Sjekk at du kopierte hele lenken.",
+		InvalidEmailF: "Skriv en e-postadresse i %s, f.eks. navn@eksempel.no.", InvalidPhoneF: "Skriv et telefonnummer i %s, f.eks. +47 912 34 567.",
+		NotNumberF: "Skriv et tall i %s.", NotDateF: "Skriv en dato i %s, f.eks. 2026-12-31.", NotOptionF: "Velg ett av alternativene i %s.",
+		SignAsF: "Signer som %s", SigningAsF: "Du signerer som %s",
 		Submit: "Send inn", Add: "Legg til en til", Choose: "Velg…",
 		ErrorSummary: "Noe må rettes", RequiredNote: "Felt merket med * må fylles ut.",
 		RequiredF: "Fyll ut %s.", SetBySender: "Fylt ut av avsenderen",
@@ -207,6 +239,10 @@ var texts = map[string]*Text{
 		FormGoneTitle: "Skjemaet er ikke tilgjengelig",
 	},
 	"de": {
+		PageNotFoundTitle: "Seite nicht gefunden", PageNotFound: "Unter dieser Adresse gibt es keine Seite. Prüfen Sie, ob Sie den ganzen Link kopiert haben.",
+		InvalidEmailF: "Geben Sie bei %s eine E-Mail-Adresse ein, z. B. name@beispiel.de.", InvalidPhoneF: "Geben Sie bei %s eine Telefonnummer ein, z. B. +49 151 2345678.",
+		NotNumberF: "Geben Sie bei %s eine Zahl ein.", NotDateF: "Geben Sie bei %s ein Datum ein, z. B. 2026-12-31.", NotOptionF: "Wählen Sie bei %s eine der Optionen.",
+		SignAsF: "Unterschreiben als %s", SigningAsF: "Sie unterschreiben als %s",
 		Submit: "Absenden", Add: "Weiteren hinzufügen", Choose: "Auswählen…",
 		ErrorSummary: "Es gibt ein Problem", RequiredNote: "Mit * markierte Felder sind Pflichtfelder.",
 		RequiredF: "Bitte %s angeben.", SetBySender: "Vom Absender ausgefüllt",

@@ -21,24 +21,24 @@ import (
 const signingPageHTML = `{{define "main"}}<h1>{{.Title}}</h1>
 {{if .Flash}}<p class="flash" id="flash" role="status">{{.Flash}}</p>
 {{end}}<p class="status" id="status">{{.Message}}</p>
-<p id="signer">{{.Name}}</p>
+<p id="signer">{{printf .T.SigningAsF .Name}}</p>
 <h2 id="signers-title">{{.T.Signers}}</h2>
 <ol class="signers" id="signers" aria-labelledby="signers-title">{{range .Signers}}<li class="signer" data-status="{{.Key}}">{{.Name}}: <span class="progress">{{.Progress}}</span></li>
 {{end}}</ol>
 <h2 id="documents-title">{{.T.Documents}}</h2>
 <ul id="documents" aria-labelledby="documents-title">{{range .Documents}}<li><a href="{{.URL}}">{{.Title}}</a>{{if .Signed}} ({{$.T.SignedDoc}}){{end}}</li>
 {{end}}</ul>
-{{if .Confirm}}<section id="confirm-reject" class="error-summary" aria-labelledby="confirm-text" tabindex="-1">
+{{if .Confirm}}<section id="confirm-reject" class="error-summary" aria-labelledby="confirm-text">
 <p id="confirm-text">{{.T.ConfirmReject}}</p>
 <form method="post" action="{{.Action}}" class="actions">
 <input type="hidden" name="action" value="reject"><input type="hidden" name="confirm" value="yes">
 <button type="submit" class="danger" id="confirm-reject-button">{{.T.ConfirmRejectYes}}</button>
-<a class="button secondary" id="cancel-reject" href="{{.Action}}">{{.T.Cancel}}</a>
+<a class="button secondary" id="cancel-reject" href="{{.Action}}" autofocus>{{.T.Cancel}}</a>
 </form></section>
 {{else if .CanSign}}<form method="post" action="{{.Action}}" class="actions" id="sign-form">
 <button type="submit" name="action" value="sign" id="sign">{{.T.Sign}}</button>
-<a class="button secondary" id="reject" href="{{.Action}}?confirm=reject">{{.T.Reject}}</a>
-</form>{{end}}{{end}}`
+</form>
+<p class="reject-area"><a class="button secondary" id="reject" href="{{.Action}}?confirm=reject">{{.T.Reject}}</a></p>{{end}}{{end}}`
 
 // signingPage renders signingPageHTML.
 var signingPage = pages.Must("sign", signingPageHTML, nil)
