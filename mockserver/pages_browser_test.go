@@ -319,7 +319,9 @@ func TestBrowserPrefilledPage(t *testing.T) {
 			tok := login(t, s, s.DefaultCredentials())
 			def := sampleForm()
 			review := def["sections"].([]any)[2].(map[string]any)["fields"].([]any)[0].(map[string]any)
-			review["content"] = "<p>You are <b>{{fullName}}</b> &lt;{{email}}&gt;; company: {{hasCompany}}.</p>"
+			review["content"] = "<p>You are <b>{{fullName}}</b> &lt;{{email}}&gt;; company: {{hasCompany}}; from {{start}}.</p>"
+			applicant := def["sections"].([]any)[0].(map[string]any)
+			applicant["fields"] = append(applicant["fields"].([]any), map[string]any{"name": "start", "label": "Start", "type": "DATE", "required": true})
 			f := activeForm(t, s, tok, def)
 			var link struct {
 				RequestURL string `json:"requestUrl"`
@@ -356,6 +358,11 @@ func TestBrowserPrefilledPage(t *testing.T) {
 			run(t, ctx, "type the name", chromedp.SendKeys(chromedp.CSS("#in-fullName"), "Ann"))
 			if got := merge("fullName"); got != "Ann" || exists(t, ctx, `.merge.empty[data-merge="fullName"]`) {
 				t.Errorf("merge field shows %q after typing", got)
+			}
+			run(t, ctx, "pick a date", chromedp.SetValue(chromedp.CSS("#in-start"), "2026-12-31"))
+			run(t, ctx, "fire change", chromedp.Evaluate[bool](`document.getElementById("in-start").dispatchEvent(new Event("change", {bubbles: true}))`))
+			if got := merge("start"); got != "12/31/2026" { // headless Chromium's locale is en-US: its date inputs show mm/dd/yyyy
+				t.Errorf("merged date shows %q, want the date input's format 12/31/2026", got)
 			}
 			shots.take(ctx, "prefilled")
 		})

@@ -66,7 +66,6 @@ const formPageHTML = `{{define "main"}}<h1>{{.Title}}</h1>
 const formScript = `
 (function () {
   var form = document.getElementById("signkit-form");
-  var lang = document.documentElement.lang;
   // value answers a field's answer; a merge field of a multi-entry section
   // or field shows its first instance's (first) value.
   function value(name) {
@@ -89,7 +88,7 @@ const formScript = `
     return true;
   }
   // shown answers what a merge span shows for a value: a choice's label, a
-  // date in the page's language, or the placeholder while empty.
+  // date as the browser's date inputs show it, or the placeholder while empty.
   function shown(span, v) {
     var type = span.getAttribute("data-merge-type");
     if (v !== "" && type === "CHOICE") {
@@ -97,9 +96,8 @@ const formScript = `
       if (labels[v]) v = labels[v];
     }
     if (type === "DATE" && /^\d{4}-\d{2}-\d{2}$/.test(v)) {
-      try {
-        v = new Intl.DateTimeFormat(lang, {dateStyle: "long", timeZone: "UTC"}).format(new Date(v + "T00:00:00Z"));
-      } catch (e) {}
+      // The browser's own date format, the one its date inputs show.
+      v = new Intl.DateTimeFormat(undefined, {year: "numeric", month: "2-digit", day: "2-digit", timeZone: "UTC"}).format(new Date(v + "T00:00:00Z"));
     }
     span.classList.toggle("empty", v === "");
     return v === "" ? span.getAttribute("data-placeholder") : v;
