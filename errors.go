@@ -2,12 +2,27 @@ package signkit
 
 import "github.com/signkit/signkit-go/internal/apierror"
 
-// Error is a failure answered by the platform (a status outside 2xx): status,
-// code, message, the request's method and URL, the request id (the answer's
-// X-Penneo-Request-Id header, which the platform's support asks for), one detail per
-// problem of a rejected request, and at most 64 KiB of the body. Every
+// Error is a failure answered by the platform: a status outside 2xx. Every
 // service call returns it as *Error; use errors.As to read it and errors.Is
-// with the sentinels below to classify it.
+// with the sentinels below to classify it. Its fields:
+//
+//   - StatusCode int: the HTTP status of the answer.
+//   - Code string: the machine-readable code, such as "validation_failed".
+//   - Message string: the human-readable explanation.
+//   - Method, URL string: the failed request (the URL without user info).
+//   - RequestID string: the answer's X-Penneo-Request-Id header, which the
+//     platform's support asks for.
+//   - Details []FieldError: one entry (Field, Message) per problem of a
+//     rejected request.
+//   - Body []byte: at most 64 KiB of the response body.
+//   - RetryAfter time.Duration: the answer's Retry-After header (0 when
+//     absent); on a 429 or 503 it says how long to wait before sending again.
+//   - OutcomeUnknown bool: set when the request changes something, was not
+//     sent again, and the answer (502, 503, 504) leaves in doubt whether the
+//     platform carried it out; errors.Is(err, ErrOutcomeUnknown) holds then.
+//
+// Its method TokenRejected reports whether the platform refused the access
+// token (a 401, or Send's 400 "Invalid JWT token").
 type Error = apierror.Error
 
 // FieldError is one problem of a rejected request.

@@ -48,8 +48,8 @@ const (
 	TypeFile FieldType = "FILE"
 )
 
-// Known reports whether t is one of the field types of this package.
-func (t FieldType) Known() bool {
+// IsKnown reports whether t is one of the field types of this package.
+func (t FieldType) IsKnown() bool {
 	switch t {
 	case TypeText, TypeEmail, TypePhone, TypeNumber, TypeDate, TypeChoice, TypeHTML, TypeFile:
 		return true

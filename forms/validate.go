@@ -178,7 +178,7 @@ func (v *validator) checkField(pos position, fd *Field) {
 	switch {
 	case fd.Type == "":
 		v.add(path+".type", "is required")
-	case !fd.Type.Known():
+	case !fd.Type.IsKnown():
 		v.add(path+".type", "unknown field type %q", fd.Type)
 	case fd.Type == TypeChoice && len(fd.Options) == 0:
 		v.add(path+".options", "a CHOICE field needs at least one option")

@@ -92,7 +92,7 @@ func checkEndpoint(endpoint string) string {
 	case "https":
 		return ""
 	case "http":
-		if IsLoopback(u.Hostname()) {
+		if isLoopback(u.Hostname()) {
 			return ""
 		}
 		return "must use https (http is accepted only for loopback hosts)"
@@ -100,9 +100,9 @@ func checkEndpoint(endpoint string) string {
 	return fmt.Sprintf("must use https, not %q", u.Scheme)
 }
 
-// IsLoopback reports whether host (without port) is localhost, in
+// isLoopback reports whether host (without port) is localhost, in
 // 127.0.0.0/8 or ::1: the hosts whose webhook endpoints may use plain http.
-func IsLoopback(host string) bool {
+func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
