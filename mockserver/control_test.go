@@ -78,3 +78,39 @@ func TestStartListensAndConfig(t *testing.T) {
 		t.Fatalf("health over loopback: %d", resp.StatusCode)
 	}
 }
+
+// POST /mock/token answers a working token without the grant (mock only),
+// for the default admin or a named user; an unknown user is a 422.
+func TestMockTokenShortcut(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+		ExpiresIn   int    `json:"expires_in"`
+		MockOnly    string `json:"mock_only"`
+	}
+	if st, b := call(t, s, "POST", "/mock/token", "", nil, &tok); st != 200 || tok.AccessToken == "" || tok.ExpiresIn != 600 || tok.MockOnly == "" {
+		t.Fatalf("token: %d %s", st, b)
+	}
+	if st, b := call(t, s, "GET", "/collect/api/v1/forms/nope", tok.AccessToken, nil, nil); st != 404 {
+		t.Fatalf("the shortcut's token is refused: %d %s", st, b)
+	}
+	other, err := s.AddUser(UserSpec{Name: "Bo", Email: "bo@example.com", NewCustomer: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, b := call(t, s, "POST", "/mock/token", "", map[string]any{"userId": other.UserID}, &tok); st != 200 {
+		t.Fatalf("token of another user: %d %s", st, b)
+	}
+	if st, _ := call(t, s, "POST", "/mock/token", "", map[string]any{"userId": 999}, nil); st != 422 {
+		t.Fatalf("token of an unknown user: %d, want 422", st)
+	}
+	s.Advance(10*time.Minute + time.Second)
+	if st, _ := call(t, s, "GET", "/collect/api/v1/forms/nope", tok.AccessToken, nil, nil); st != 401 {
+		t.Fatalf("an expired shortcut token: %d, want 401", st)
+	}
+	off := newManual(t, WithControlAPI(false))
+	if st, _ := call(t, off, "POST", "/mock/token", "", nil, nil); st != 404 {
+		t.Fatalf("shortcut with the control API off: %d, want 404", st)
+	}
+}

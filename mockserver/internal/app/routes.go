@@ -71,6 +71,7 @@ func (a *App) routes() http.Handler {
 		route(svcControl, "GET /mock/health", ctl.health)
 		route(svcControl, "GET /mock/credentials", ctl.credentials)
 		route(svcControl, "POST /mock/users", ctl.addUser)
+		route(svcControl, "POST /mock/token", a.Accounts.HandleMockToken) // mock only: a token without the grant
 		route(svcControl, "GET /mock/clock", ctl.clock)
 		route(svcControl, "POST /mock/clock/advance", ctl.advance)
 		route(svcControl, "GET /mock/requests", ctl.requests)
