@@ -63,7 +63,7 @@ func TestRunRefusesWhatCannotWork(t *testing.T) {
 		"some credentials":        {partial, nil, "missing: SIGNKIT_CLIENT_SECRET, SIGNKIT_API_KEY"},
 		"platform without emails": {all, nil, "-employee-email and -employer-email are required"},
 		"signing on the platform": {all, []string{"-employee-email", "a@example.com", "-employer-email", "b@example.com", "-sign"}, "only on the embedded mock"},
-		"unknown environment":     {staging, nil, "sandbox or production"},
+		"unknown environment":     {staging, nil, "must be one of mock, sandbox, production"},
 		"stray argument":          {noEnv, []string{"extra"}, "unexpected arguments"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -5,12 +5,14 @@
 package exampleenv
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,8 +27,12 @@ const (
 	EnvClientSecret = "SIGNKIT_CLIENT_SECRET"
 	EnvAPIKey       = "SIGNKIT_API_KEY"
 	EnvAPISecret    = "SIGNKIT_API_SECRET"
-	EnvEnvironment  = "SIGNKIT_ENV" // sandbox (default) or production
+	EnvEnvironment  = "SIGNKIT_ENV" // one of Environments; default: mock without credentials, sandbox with
 )
+
+// Environments are the values SIGNKIT_ENV takes: the embedded mock server,
+// or one of the platform's environments (which need the credentials).
+var Environments = []string{"mock", "sandbox", "production"}
 
 // Env is where an example runs.
 type Env struct {
@@ -42,33 +48,33 @@ type Env struct {
 	hs   *http.Server
 }
 
-// Setup reads the credentials through env (os.Getenv in a program). With all
-// four set it answers the platform's environment named by SIGNKIT_ENV; with
-// none it starts a mock server on 127.0.0.1 and answers it; with only some it
-// fails, naming the missing variables. Call Close when done.
+// Setup reads SIGNKIT_ENV and the credentials through env (os.Getenv in a
+// program). SIGNKIT_ENV=mock, or no SIGNKIT_ENV and no credentials, starts
+// a mock server on 127.0.0.1 and answers it; sandbox or production (the
+// default when credentials are set) answers that platform environment and
+// needs all four credentials, naming the missing ones otherwise. Any other
+// SIGNKIT_ENV is refused with the list of valid values. Call Close when
+// done.
 func Setup(env func(string) string) (*Env, error) {
 	creds := auth.Credentials{
 		ClientID: env(EnvClientID), ClientSecret: env(EnvClientSecret),
 		APIKey: env(EnvAPIKey), APISecret: env(EnvAPISecret),
 	}
 	missing := creds.MissingFields()
+	name := strings.ToLower(strings.TrimSpace(env(EnvEnvironment)))
 	switch {
-	case len(missing) == 4:
+	case !slices.Contains(Environments, name) && name != "":
+		return nil, fmt.Errorf("%s must be one of %s, not %q", EnvEnvironment, strings.Join(Environments, ", "), name)
+	case name == "mock" || (name == "" && len(missing) == 4):
 		return startMock()
 	case len(missing) > 0:
 		return nil, fmt.Errorf("set all of %s, %s, %s and %s, or none to use the embedded mock server; missing: %s",
 			EnvClientID, EnvClientSecret, EnvAPIKey, EnvAPISecret, strings.Join(envNames(missing), ", "))
 	}
-	var e Env
-	switch name := strings.ToLower(strings.TrimSpace(env(EnvEnvironment))); name {
-	case "", "sandbox":
-		e.Name, e.Config.Endpoints = "sandbox", signkit.Sandbox
-	case "production":
-		e.Name, e.Config.Endpoints = "production", signkit.Production
-	default:
-		return nil, fmt.Errorf("%s must be sandbox or production, not %q", EnvEnvironment, name)
+	e := Env{Name: cmp.Or(name, "sandbox"), Config: signkit.Config{Endpoints: signkit.Sandbox, Credentials: creds}}
+	if e.Name == "production" {
+		e.Config.Endpoints = signkit.Production
 	}
-	e.Config.Credentials = creds
 	return &e, nil
 }
 
