@@ -7,11 +7,16 @@
 //
 //	WEBHOOK_SECRET=... go run ./examples/webhook-receiver -addr :8080
 //
+// Without WEBHOOK_SECRET it runs on its own: it starts an embedded mock
+// server, subscribes its loopback URL there, and asks for a test event,
+// which it receives, verifies and logs.
+//
 // Configuration, flags first, then the environment:
 //
 //	-addr, WEBHOOK_ADDR   listen address (default :8080)
 //	-path, WEBHOOK_PATH   path that receives deliveries (default /webhooks)
-//	WEBHOOK_SECRET        the subscription's secret (required; never logged)
+//	WEBHOOK_SECRET        the subscription's secret (never logged); unset: the
+//	                      demo on an embedded mock server
 //	REDIS_URL             redis://… for a durable queue and replay protection
 //	                      shared between instances (packages webhooks/redisqueue
 //	                      and webhooks/redisdedup); memory otherwise, which a
@@ -55,15 +60,40 @@ func run(ctx context.Context, args []string, env func(string) string, stdout io.
 	if err != nil {
 		return err
 	}
+	listen := func() (err error) {
+		if ln == nil {
+			if ln, err = net.Listen("tcp", cfg.addr); err != nil {
+				return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+			}
+		}
+		return nil
+	}
+	var d *demo
+	if cfg.secret == "" { // no platform of its own: subscribe its URL on an embedded mock
+		if err := listen(); err != nil {
+			return err
+		}
+		if d, err = startDemo(ctx, ln, cfg.path); err != nil {
+			_ = ln.Close()
+			return err
+		}
+		defer d.close()
+		cfg.secret = d.secret
+	}
 	r, err := newReceiver(ctx, cfg, stdout)
 	if err != nil {
+		if ln != nil {
+			_ = ln.Close()
+		}
 		return err
 	}
 	defer r.close()
-	if ln == nil {
-		if ln, err = net.Listen("tcp", cfg.addr); err != nil {
-			return fmt.Errorf("listen on %s: %w", cfg.addr, err)
-		}
+	if err := listen(); err != nil {
+		return err
+	}
+	if d != nil {
+		r.log.Info("demo: no WEBHOOK_SECRET, so the receiver subscribed itself on an embedded mock server", "mock", d.env.MockURL)
+		go d.sendTestEvent(ctx, r.log) // the listener is open: the delivery waits for Serve
 	}
 	return r.serve(ctx, ln)
 }

@@ -191,7 +191,6 @@ func TestConfigErrors(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		"no secret":      {nil, nil, "WEBHOOK_SECRET is required"},
 		"bad path":       {[]string{"-path", "hooks"}, map[string]string{"WEBHOOK_SECRET": "s"}, "-path must start with /"},
 		"bad redis url":  {nil, map[string]string{"WEBHOOK_SECRET": "s", "REDIS_URL": "http://user:pw@x"}, "REDIS_URL is not"},
 		"stray argument": {[]string{"x"}, map[string]string{"WEBHOOK_SECRET": "s"}, "unexpected arguments"},
@@ -208,4 +207,24 @@ func TestConfigErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Without WEBHOOK_SECRET the receiver runs on its own: it subscribes itself
+// on an embedded mock server and receives, verifies and processes the test
+// event it asks for.
+func TestReceiverDemoOnTheMock(t *testing.T) {
+	t.Parallel()
+	url, logs, cancel, done := startRun(t, map[string]string{})
+	waitFor(t, "the test event processed", func() bool {
+		for _, l := range logs.lines(t) {
+			if l["msg"] == "event processed" && l["event_type"] == "webhook.subscription.test" {
+				return true
+			}
+		}
+		return false
+	})
+	if logs.count(t, "demo: no WEBHOOK_SECRET, so the receiver subscribed itself on an embedded mock server", "") != 1 {
+		t.Error("the demo does not say what it did")
+	}
+	stop(t, url, logs, cancel, done)
 }

@@ -45,8 +45,6 @@ func parseConfig(args []string, env func(string) string, stderr io.Writer) (conf
 	switch {
 	case fs.NArg() > 0:
 		return c, fmt.Errorf("unexpected arguments: %v", fs.Args())
-	case c.secret == "":
-		return c, errors.New("WEBHOOK_SECRET is required: the secret of your webhook subscription")
 	case c.path == "" || c.path[0] != '/':
 		return c, fmt.Errorf("-path must start with /, not %q", c.path)
 	}
