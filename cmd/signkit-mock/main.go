@@ -2,10 +2,15 @@
 // mockserver as a standalone server, for tests in any language.
 //
 //	signkit-mock -addr 127.0.0.1:8765 -clock real
+//	signkit-mock trigger sign.casefile.completed --to http://localhost:8080/webhook --secret S
 //
 // The first line on stdout is "listening on http://HOST:PORT"; then come the
 // five endpoint URLs and the default credentials. SIGINT or SIGTERM shuts
 // the server down cleanly.
+//
+// The trigger subcommand, like stripe trigger, sends one correctly signed
+// webhook event of any of the platform's 17 types, with a sample payload,
+// to a receiver, and prints its answer.
 package main
 
 import (
@@ -29,14 +34,26 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if len(os.Args) > 1 && os.Args[1] == "trigger" {
+		os.Exit(trigger(ctx, os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "signkit-mock:", err)
 		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
+			os.Exit(0) // -h: the usage is printed
 		}
+		fmt.Fprintln(os.Stderr, "signkit-mock:", err)
 		os.Exit(2)
 	}
 }
+
+// usage is the head of the command's usage; the flags follow it.
+const usage = `usage: signkit-mock [flags]
+           serve the mock platform
+       signkit-mock trigger TYPE --to URL --secret S
+           send one signed webhook event to a receiver (trigger -h says more)
+
+flags:
+`
 
 // options are the parsed command-line flags.
 type options struct {
@@ -52,6 +69,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("signkit-mock", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8765", "listen address HOST:PORT (port 0 picks a free port)")
 	fs.StringVar(&o.clock, "clock", "real", "clock: real, or manual (time moves only by POST /mock/clock/advance)")
 	fs.StringVar(&o.start, "start", "", "start time of the manual clock, RFC 3339 (default: now)")

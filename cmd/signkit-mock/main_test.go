@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"github.com/signkit/signkit-go/mockserver"
 	"io"
 	"net/http"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver"
 )
 
 // readBanner reads the first line and the rest of the banner.
@@ -159,17 +160,7 @@ func TestBinaryStopsOnSIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("go not on PATH on CI")
-		}
-		t.Skip("go not on PATH: cannot build the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "signkit-mock")
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -193,5 +184,53 @@ func TestBinaryStopsOnSIGTERM(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("no exit within 15s of SIGTERM")
+	}
+}
+
+// buildBinary builds the command into a temporary folder and answers its
+// path; without go on PATH it skips, unless CI is set.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("go not on PATH on CI")
+		}
+		t.Skip("go not on PATH: cannot build the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "signkit-mock")
+	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// The binary's exit statuses: -h prints the usage and exits 0 (without
+// an error line), a bad flag exits 2 with the usage, and so do the
+// trigger subcommand's.
+func TestBinaryUsageAndExitStatus(t *testing.T) {
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		has    string
+		hasNot string
+	}{
+		{[]string{"-h"}, 0, "usage: signkit-mock [flags]", "help requested"},
+		{[]string{"-nope"}, 2, "usage: signkit-mock [flags]", ""},
+		{[]string{"trigger", "-h"}, 0, "usage: signkit-mock trigger TYPE", "help requested"},
+		{[]string{"trigger", "sign.casefile.completed", "--nope"}, 2, "usage: signkit-mock trigger TYPE", ""},
+		{[]string{"trigger", "sign.casefile.archived", "--to", "http://127.0.0.1:1", "--secret", "s"}, 2, "unknown event type", ""},
+	} {
+		out, err := exec.Command(bin, tc.args...).CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != tc.code || !strings.Contains(string(out), tc.has) || (tc.hasNot != "" && strings.Contains(string(out), tc.hasNot)) {
+			t.Errorf("signkit-mock %v: exit %d, want %d; output:\n%s", tc.args, code, tc.code, out)
+		}
 	}
 }

@@ -31,9 +31,6 @@ func (a *App) initWebhooks() {
 	a.consumeEventLog()
 }
 
-// testEventMessage is the payload of the test event.
-const testEventMessage = "This is a test event from the signkit mock server."
-
 // consumeEventLog makes the delivery engine a listener of the event log:
 // every event of every case file of a customer (whichever user created it)
 // goes to each active subscription of the customer that lists its type.
@@ -46,7 +43,7 @@ func (a *App) consumeEventLog() {
 // emitTestEvent puts a webhook.subscription.test event of a customer in the
 // event log (topic subscription, eventType test, a text message as payload).
 func (a *App) emitTestEvent(customerID int64) {
-	a.Signing.Emit(customerID, 0, webhook.TestEventType, a.Clock.Now(), testEventMessage)
+	a.Signing.Emit(customerID, 0, webhook.TestEventType, a.Clock.Now(), signing.TestEventMessage)
 }
 
 // sendNotificationEmail puts an email without a signing link in the outbox.

@@ -198,17 +198,10 @@ func (e *deliveryEngine) attempt(d *delivery) {
 func (e *deliveryEngine) post(sub subscription, d *delivery, at time.Time) (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), responseTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, sub.Endpoint, bytes.NewReader(d.body))
+	req, err := NewDeliveryRequest(ctx, sub.Endpoint, sub.Secret, d.eventID, d.typ, d.body, at)
 	if err != nil {
-		return 0, fmt.Errorf("build request: %w", err)
+		return 0, err
 	}
-	req.Header = http.Header{
-		"Content-Type": {"application/json"},
-		"X-Event-Id":   {d.eventID},
-		"X-Event-Type": {d.typ},
-		"User-Agent":   {"signkit-mock-webhooks/1"},
-	}
-	req.Header["X-Event-Signature"] = []string{signEvent(sub.Secret, at, req.Header, d.body)}
 	resp, err := e.client.Load().Do(req)
 	if err != nil {
 		return 0, describeDeliveryError(err)
@@ -235,6 +228,25 @@ func describeDeliveryError(err error) error {
 		return fmt.Errorf("no complete response within %v: %w", responseTimeout, err)
 	}
 	return fmt.Errorf("delivery failed: %w", err)
+}
+
+// NewDeliveryRequest answers the POST of one delivery attempt of an event
+// to endpoint: its headers (Content-Type, X-Event-Id, X-Event-Type) and
+// X-Event-Signature made with secret at time at. The delivery engine sends
+// it, and so does `signkit-mock trigger`.
+func NewDeliveryRequest(ctx context.Context, endpoint, secret, eventID, typ string, body []byte, at time.Time) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	req.Header = http.Header{
+		"Content-Type": {"application/json"},
+		"X-Event-Id":   {eventID},
+		"X-Event-Type": {typ},
+		"User-Agent":   {"signkit-mock-webhooks/1"},
+	}
+	req.Header["X-Event-Signature"] = []string{signEvent(secret, at, req.Header, body)}
+	return req, nil
 }
 
 // signEvent answers the X-Event-Signature value for a delivery

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/webhooks"
+)
+
+const triggerSecret = "whsec-trigger-7d2e"
+
+// receiver verifies every delivery with the SDK's Verifier and answers
+// 200 only for a verified event of the wanted type whose payload is the
+// sample's.
+func receiver(t *testing.T, secret string, want *string) *httptest.Server {
+	t.Helper()
+	v, err := webhooks.NewVerifier(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		ev, err := v.Verify(r.Context(), r.Header, body)
+		switch {
+		case err != nil:
+			http.Error(w, "refused: "+err.Error(), http.StatusBadRequest)
+		case string(ev.Type) != *want:
+			http.Error(w, "type "+string(ev.Type), http.StatusConflict)
+		case ev.Topic == "casefile" && (ev.CaseFile == nil || ev.CaseFile.ID != 1042),
+			ev.Topic == "signer" && (ev.Signer == nil || ev.Signer.ID != 2087 || ev.CaseFile == nil || ev.CaseFile.ID != 1042),
+			ev.Topic == "subscription" && ev.Message == "":
+			http.Error(w, "payload "+string(body), http.StatusUnprocessableEntity)
+		default:
+			_, _ = io.WriteString(w, "verified "+ev.ID)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// runTrigger runs the subcommand and answers its exit status and output.
+func runTrigger(args ...string) (int, string) {
+	var out bytes.Buffer
+	code := trigger(context.Background(), args, &out, &out)
+	return code, out.String()
+}
+
+// Every one of the 17 types arrives signed so that the SDK's Verifier
+// accepts it, with the type and payload it names.
+func TestTriggerEveryTypeVerifies(t *testing.T) {
+	var want string
+	srv := receiver(t, triggerSecret, &want)
+	types := mockserver.EventTypes()
+	if len(types) != 17 {
+		t.Fatalf("%d event types, want the platform's 17", len(types))
+	}
+	for _, typ := range types {
+		want = typ
+		code, out := runTrigger(typ, "--to", srv.URL+"/webhook", "--secret", triggerSecret)
+		if code != 0 || !strings.Contains(out, "200 OK") || !strings.Contains(out, "verified ") {
+			t.Errorf("%s: exit %d:\n%s", typ, code, out)
+		}
+		if strings.Contains(out, triggerSecret) {
+			t.Errorf("%s: the output holds the secret", typ)
+		}
+	}
+	want = "sign.signer.signed" // flags first, then the type
+	if code, out := runTrigger("--to", srv.URL, "--secret", triggerSecret, "sign.signer.signed"); code != 0 {
+		t.Errorf("flags before the type: exit %d:\n%s", code, out)
+	}
+}
+
+func TestTriggerFailures(t *testing.T) {
+	want := "sign.casefile.completed"
+	srv := receiver(t, "another-secret", &want)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		outHas string
+	}{
+		{"the receiver refuses a wrong secret", []string{want, "--to", srv.URL, "--secret", triggerSecret}, 1, "400 Bad Request"},
+		{"unknown type", []string{"sign.casefile.archived", "--to", srv.URL, "--secret", triggerSecret}, 2, "webhook.subscription.test"},
+		{"no secret", []string{want, "--to", srv.URL}, 2, "--to and --secret are required"},
+		{"no type", []string{"--to", srv.URL, "--secret", triggerSecret}, 2, "want one event TYPE"},
+		{"two types", []string{want, "sign.casefile.failed", "--to", srv.URL, "--secret", triggerSecret}, 2, "want one event TYPE"},
+		{"bad flag", []string{want, "--nope"}, 2, "flag provided but not defined"},
+		{"help", []string{"-h"}, 0, "usage: signkit-mock trigger TYPE"},
+		{"no receiver", []string{want, "--to", "http://127.0.0.1:1/webhook", "--secret", triggerSecret}, 1, "deliver"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out := runTrigger(tc.args...)
+			if code != tc.code || !strings.Contains(out, tc.outHas) {
+				t.Fatalf("exit %d, want %d; output lacks %q:\n%s", code, tc.code, tc.outHas, out)
+			}
+			if strings.Contains(out, triggerSecret) {
+				t.Fatal("the output holds the secret")
+			}
+		})
+	}
+}
