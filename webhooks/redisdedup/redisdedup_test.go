@@ -233,12 +233,20 @@ func TestLateReleaseKeepsNewClaim(t *testing.T) {
 			b := redisdedup.New(newClient(t, addr), prefix)
 			const id, key = "evt", "late:evt"
 
-			claimOK(t, a, id, 50*time.Millisecond, true)
+			const ttl = 50 * time.Millisecond
+			claimOK(t, a, id, ttl, true)
+			claimed := time.Now() // A's deadline is before claimed+ttl
 			tokenA := redisdedup.Token(a, id)
 			if got := keyValue(t, c, key); got != tokenA || tokenA == "" {
 				t.Fatalf("key holds %q, want A's token %q", got, tokenA)
 			}
 			waitExpired(t, c, key)
+			// Redis keeps expiry times in whole milliseconds, so it may drop
+			// the key up to a millisecond before A's clock (nanoseconds)
+			// reaches A's deadline; a check landing in that gap saw the
+			// claim still live (it failed once in CI). Wait past the
+			// deadline, so that "expired locally" is what A sees.
+			time.Sleep(time.Until(claimed.Add(ttl + 20*time.Millisecond)))
 			claimOK(t, b, id, time.Minute, true)
 			tokenB := redisdedup.Token(b, id)
 			if tokenB == "" || tokenB == tokenA {
