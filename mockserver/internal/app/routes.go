@@ -87,6 +87,17 @@ func (a *App) routes() http.Handler {
 		route(svcControl, "GET /mock/faults", a.Faults.HandleList)
 		route(svcControl, "POST /mock/faults", a.Faults.HandleAdd)
 		route(svcControl, "DELETE /mock/faults", a.Faults.HandleClear)
+
+		// The dashboard: server-rendered pages over the control API.
+		ui := a.dashboard()
+		route(svcControl, "GET /mock/ui", ui.HandleInbox)
+		route(svcControl, "GET /mock/ui/emails", ui.HandleInbox)
+		route(svcControl, "GET /mock/ui/casefiles", ui.HandleCaseFiles)
+		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/{action}", ui.HandleSignerAction)
+		route(svcControl, "GET /mock/ui/webhooks", ui.HandleWebhooks)
+		route(svcControl, "POST /mock/ui/webhooks/replay", ui.HandleReplay)
+		route(svcControl, "GET /mock/ui/clock", ui.HandleClock)
+		route(svcControl, "POST /mock/ui/clock", ui.HandleAdvance)
 	}
 	f := &fallback{a: a, mux: mux}
 	mux.Handle("/", http.HandlerFunc(f.noRoute))

@@ -182,7 +182,7 @@ func (e *deliveryEngine) attempt(d *delivery) {
 	start := time.Now()
 	status, err := e.post(sub, d, at)
 	entry := Delivery{EventID: d.eventID, EventType: d.typ, SubscriptionID: d.subID, Attempt: d.attempt,
-		At: at, Outcome: OutcomeDelivered, Status: status, DurationMs: time.Since(start).Milliseconds()}
+		At: at, Outcome: OutcomeDelivered, Status: status, DurationMs: time.Since(start).Milliseconds(), body: string(d.body)}
 	if err != nil {
 		entry.Outcome, entry.Error = OutcomeFailed, err.Error()
 	}

@@ -34,4 +34,6 @@ type Delivery struct {
 	Error string `json:"error"`
 	// DurationMs is the real time the attempt took, in milliseconds.
 	DurationMs int64 `json:"durationMs"`
+
+	body string // the event's body, for Replay; never listed (a string keeps Delivery comparable)
 }
