@@ -132,7 +132,13 @@ func TestFaultDropInProcess(t *testing.T) {
 		if n := subscriptionCount(t, s, tok); n != want {
 			t.Errorf("%s: %d stored, want %d", phase, n, want)
 		}
-		if e := lastJournaled(s, "POST", subsPath); e == nil || e.Status != 0 {
+		// The client sees the drop before the handler has returned and the
+		// journal has written the request down: wait for the entry.
+		var e *journal.Entry
+		for deadline := time.Now().Add(5 * time.Second); e == nil && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			e = lastJournaled(s, "POST", subsPath)
+		}
+		if e == nil || e.Status != 0 {
 			t.Errorf("%s: journal entry %+v, want the dropped request with status 0", phase, e)
 		}
 	}
