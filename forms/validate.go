@@ -170,8 +170,9 @@ func (v *validator) checkField(pos position, fd *Field) {
 		// An HTML field shows text and takes no answer: no name needed.
 	case fd.Name == "":
 		v.add(path+".name", "is required")
-	case strings.ContainsAny(fd.Name, "{} \t\r\n"):
-		v.add(path+".name", "must not contain spaces or braces: it is the key of {{merge fields}} and prefilled answers")
+	case strings.ContainsAny(fd.Name, "{}[] \t\r\n"):
+		v.add(path+".name", "must not contain spaces, braces or brackets: it is the key of {{merge fields}}, "+
+			"prefilled answers and the public page's inputs (<name>[i], <name>[])")
 	case dup:
 		v.add(path+".name", "duplicate field name %q, first used at %s", fd.Name, first)
 	}
