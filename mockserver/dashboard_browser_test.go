@@ -1,7 +1,9 @@
 package mockserver
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -35,22 +37,37 @@ func TestBrowserDashboard(t *testing.T) {
 	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", sndPDF(t, "Contract text")))
 	var signerID int64
 	s.core.Signing.Inspect(id, func(cf *caseFile) { signerID = cf.Signers[0].ID })
+	// Another case file stays pending, to show signers in other states.
+	other := sndCase("Bo Lindqvist-Andersen:bo.lindqvist-andersen@a-long-company-name.example.com", "Cy:-", "Dee:dee@example.com:1")
+	other["title"] = "Framework agreement for the supply of office furniture, 2027–2030"
+	sndRun(t, s, tok, other, sndFile("doc.pdf", sndPDF(t, "Framework text")))
 	ui := s.URL() + "/mock/ui"
 
 	run(t, ctx, "open the case files", chromedp.Navigate(ui+"/casefiles"))
 	sign := fmt.Sprintf(`#signer-%d button[data-action="sign"]`, signerID)
 	run(t, ctx, "wait for the signer's buttons", chromedp.WaitVisible(chromedp.CSS(sign)))
 	checkPage(t, ctx, "case files view", "en")
+	noOverflow(t, ctx, "case files view")
+	if st := status(t, ctx); st != http.StatusOK {
+		t.Errorf("case files view: status %d", st)
+	}
 	run(t, ctx, "sign as Ann", chromedp.Click(chromedp.CSS(sign)))
 	run(t, ctx, "wait for the note", chromedp.WaitVisible(chromedp.CSS("#note")))
 	if !exists(t, ctx, fmt.Sprintf(`#casefile-%d .badge[data-status="completed"]`, id)) {
 		t.Fatal("the case file is not shown completed after Sign")
+	}
+	if exists(t, ctx, fmt.Sprintf(`#signer-%d button`, signerID)) {
+		t.Error("a completed case file's signer is still offered actions")
 	}
 	shots.take(ctx, "1-casefiles")
 
 	run(t, ctx, "open the inbox", chromedp.Navigate(ui))
 	run(t, ctx, "wait for the emails", chromedp.WaitVisible(chromedp.CSS("#emails")))
 	checkPage(t, ctx, "inbox", "en")
+	noOverflow(t, ctx, "inbox")
+	if st := status(t, ctx); st != http.StatusOK {
+		t.Errorf("inbox: status %d", st)
+	}
 	if subjects := run(t, ctx, "read the subjects", chromedp.Text(chromedp.CSS("#emails tbody"))); !strings.Contains(subjects, "has been signed by everyone") {
 		t.Errorf("no completion email in the inbox:\n%s", subjects)
 	}
@@ -64,6 +81,7 @@ func TestBrowserDashboard(t *testing.T) {
 	delivered := `tr.delivery[data-event-type="sign.casefile.completed"][data-outcome="delivered"]`
 	run(t, ctx, "wait for the delivery", chromedp.WaitVisible(chromedp.CSS(delivered)))
 	checkPage(t, ctx, "webhooks view", "en")
+	noOverflow(t, ctx, "webhooks view")
 	if st := run(t, ctx, "read the status", chromedp.Text(chromedp.CSS(delivered+" .http-status"))); st != "200" {
 		t.Errorf("delivered attempt shows status %q", st)
 	}
@@ -86,15 +104,171 @@ func TestBrowserDashboard(t *testing.T) {
 	run(t, ctx, "open the clock", chromedp.Navigate(ui+"/clock"))
 	run(t, ctx, "wait for the form", chromedp.WaitVisible(chromedp.CSS("#advance")))
 	checkPage(t, ctx, "clock view", "en")
+	noOverflow(t, ctx, "clock view")
 	before := s.Now()
-	run(t, ctx, "amount", chromedp.SetValue(chromedp.CSS("#amount"), "2"))
+	if now := run(t, ctx, "read the time", chromedp.Text(chromedp.CSS("#now"))); now != before.UTC().Format("2006-01-02 15:04:05 MST") {
+		t.Errorf("the view shows %q, the clock is at %v", now, before)
+	}
+	run(t, ctx, "a bad amount", chromedp.SetValue(chromedp.CSS("#amount"), "soon"))
+	run(t, ctx, "advance by it", chromedp.Click(chromedp.CSS("#advance-button")))
+	run(t, ctx, "wait for the error", chromedp.WaitVisible(chromedp.CSS("#clock-error")))
+	if st := status(t, ctx); st != http.StatusUnprocessableEntity || !s.Now().Equal(before) {
+		t.Errorf("a bad amount: status %d, the clock moved %v", st, s.Now().Sub(before))
+	}
+	checkPage(t, ctx, "clock view with an error", "en")
+	shots.take(ctx, "4-clock-error")
+	run(t, ctx, "amount", chromedp.SetValue(chromedp.CSS("#amount"), "1"))
+	run(t, ctx, "unit", chromedp.SetValue(chromedp.CSS("#unit"), "hours"))
 	run(t, ctx, "advance", chromedp.Click(chromedp.CSS("#advance-button")))
 	run(t, ctx, "wait for the note", chromedp.WaitVisible(chromedp.CSS("#note")))
-	if got := s.Now().Sub(before); got != 2*time.Hour {
-		t.Errorf("the clock moved %v, want 2h", got)
+	if got := s.Now().Sub(before); got != time.Hour {
+		t.Errorf("the clock moved %v, want 1h", got)
 	}
 	if now := run(t, ctx, "read the time", chromedp.Text(chromedp.CSS("#now"))); now != s.Now().UTC().Format("2006-01-02 15:04:05 MST") {
 		t.Errorf("the view shows %q, the clock is at %v", now, s.Now())
 	}
-	shots.take(ctx, "4-clock")
+	shots.take(ctx, "5-clock")
+}
+
+// The case files view offers a signer exactly the actions the control API
+// allows in its state: each action is tried on a fresh case file in each
+// state, through the dashboard's own form.
+func TestDashboardOffersWhatTheControlAPIAllows(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	tok := login(t, s, s.DefaultCredentials())
+	pdf := sndFile("doc.pdf", sndPDF(t, "Contract text"))
+	// Ann (0) and Bob (1, no email) sign in round 0, Cy (2) in round 1.
+	signers := []string{"Ann:ann@example.com:0", "Bob:-:0", "Cy:cy@example.com:1"}
+	states := []struct {
+		name   string
+		signer int
+		before []string // actions of Ann, Bob, Cy in turn, "" for none
+	}{
+		{"pending", 0, nil},
+		{"pending without an email", 1, nil},
+		{"new", 2, nil},
+		{"undeliverable", 0, []string{"undeliverable"}},
+		{"signed", 0, []string{"sign"}},
+		{"deleted", 0, []string{"delete"}},
+		{"of a rejected case file", 1, []string{"reject"}},
+		{"of a completed case file", 0, []string{"sign", "sign", "sign"}},
+	}
+	type trial struct {
+		state, action string
+		cf, sg        int64
+	}
+	var trials []trial
+	for _, st := range states {
+		for _, action := range []string{"request-opened", "open", "sign", "reject", "bounce", "undeliverable", "delete"} {
+			def := sndCase(signers...)
+			def["title"] = st.name + ", " + action // a payload of its own: no duplicate
+			id, _ := sndRun(t, s, tok, def, pdf)
+			var ids []int64
+			s.core.Signing.Inspect(id, func(cf *caseFile) {
+				for _, sg := range cf.Signers {
+					ids = append(ids, sg.ID)
+				}
+			})
+			for i, a := range st.before {
+				if err := s.core.Signing.Control.SignerAction(id, ids[i], a); err != nil {
+					t.Fatalf("%s: %s of signer %d: %v", st.name, a, i, err)
+				}
+			}
+			trials = append(trials, trial{st.name, action, id, ids[st.signer]})
+		}
+	}
+	page := dashGet(t, s, "/mock/ui/casefiles")
+	for _, tr := range trials {
+		path := fmt.Sprintf("/mock/ui/casefiles/%d/signers/%d/%s", tr.cf, tr.sg, tr.action)
+		offered := strings.Contains(page, `action="`+path+`"`)
+		code, loc := dashPost(t, s, path, "")
+		if code != http.StatusSeeOther {
+			t.Fatalf("signer %s, %s: %d", tr.state, tr.action, code)
+		}
+		if done := !strings.Contains(loc, "error=1"); done != offered {
+			t.Errorf("signer %s: %s offered %v, but the control API says %v (%s)", tr.state, tr.action, offered, done, loc)
+		}
+	}
+}
+
+// The dashboard's answers over HTTP: 200 for the views, 404 to an unknown
+// case file or signer, 422 to bad input, nothing with the control API off.
+func TestDashboardAnswers(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	for _, p := range []string{"/mock/ui", "/mock/ui/emails", "/mock/ui/casefiles", "/mock/ui/webhooks", "/mock/ui/clock"} {
+		if body := dashGet(t, s, p); !strings.Contains(body, `<html lang="en">`) {
+			t.Errorf("GET %s: not a page:\n%s", p, body)
+		}
+	}
+	for path, want := range map[string]int{
+		"/mock/ui/casefiles/99/signers/1/sign": http.StatusNotFound,
+		"/mock/ui/casefiles/x/signers/1/sign":  http.StatusNotFound,
+		"/mock/ui/webhooks/replay":             http.StatusUnprocessableEntity,
+	} {
+		if code, _ := dashPost(t, s, path, ""); code != want {
+			t.Errorf("POST %s: %d, want %d", path, code, want)
+		}
+	}
+	if code, loc := dashPost(t, s, "/mock/ui/webhooks/replay", "subscriptionId=s&eventId=e"); code != http.StatusSeeOther || !strings.Contains(loc, "error=1") {
+		t.Errorf("replay of an unknown event: %d %q", code, loc)
+	}
+	before := s.Now()
+	if code, _ := dashPost(t, s, "/mock/ui/clock", "amount=-3&unit=days"); code != http.StatusUnprocessableEntity || !s.Now().Equal(before) {
+		t.Errorf("advance by -3 days: %d", code)
+	}
+	if code, loc := dashPost(t, s, "/mock/ui/clock", "amount=90&unit=seconds"); code != http.StatusSeeOther ||
+		!strings.HasPrefix(loc, "/mock/ui/clock?") || s.Now().Sub(before) != 90*time.Second {
+		t.Errorf("advance by 90 s: %d %q, moved %v", code, loc, s.Now().Sub(before))
+	}
+
+	off := newManual(t, WithControlAPI(false))
+	if st, _ := do(t, off, newReq(t, off, "GET", "/mock/ui"), nil); st != http.StatusNotFound {
+		t.Errorf("/mock/ui with the control API off: %d", st)
+	}
+}
+
+// dashGet answers the body of a dashboard view, which must answer 200.
+func dashGet(t *testing.T, s *Server, path string) string {
+	t.Helper()
+	st, b := do(t, s, newReq(t, s, "GET", path), nil)
+	if st != http.StatusOK {
+		t.Fatalf("GET %s: %d", path, st)
+	}
+	return string(b)
+}
+
+// dashPost posts a form to the dashboard as a browser does, without
+// following the redirect: the status and the Location.
+func dashPost(t *testing.T, s *Server, path, form string) (int, string) {
+	t.Helper()
+	c := &http.Client{Transport: s.Transport(), CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Post(s.URL()+path, "application/x-www-form-urlencoded", strings.NewReader(form))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, resp.Header.Get("Location")
+}
+
+// noOverflowJS answers what sticks out: a page wider than the window, or
+// a cell, heading or table box whose content is wider than the box.
+const noOverflowJS = `(() => {
+  const p = [];
+  if (document.documentElement.scrollWidth > window.innerWidth) p.push('the page is ' + document.documentElement.scrollWidth + ' px wide');
+  document.querySelectorAll('main td, main th, main h1, main h2, main p, main .scroll').forEach(el => {
+    if (el.scrollWidth > el.clientWidth + 1) p.push('overflows: ' + el.tagName + ' ' + el.textContent.trim().slice(0, 60));
+  });
+  return p;
+})()`
+
+// noOverflow fails the test for what sticks out of the page's boxes: long
+// ids, addresses and URLs must wrap.
+func noOverflow(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	for _, p := range run(t, ctx, what+": overflow", chromedp.Evaluate[[]string](noOverflowJS)) {
+		t.Errorf("%s: %s", what, p)
+	}
 }
