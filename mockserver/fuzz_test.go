@@ -21,7 +21,7 @@ const fuzzBoundary = "fuzzboundary"
 // a form is stored exactly when the answer is 201 (create answers 201,
 // docs/platform.md "Forms").
 func FuzzCreateForm(f *testing.F) {
-	s := newManual(f)
+	s := newManual(f, fuzzLimits)
 	tok := login(f, s, s.DefaultCredentials())
 	for _, def := range []any{sampleForm(), map[string]any{"name": "x", "sections": []any{}}, map[string]any{}} {
 		b, _ := json.Marshal(def)
@@ -39,7 +39,7 @@ func FuzzCreateForm(f *testing.F) {
 // form: never 5xx, and a request is stored exactly when the answer is 200
 // (prefill answers 200, docs/platform.md "Forms").
 func FuzzPrefill(f *testing.F) {
-	s := newManual(f)
+	s := newManual(f, fuzzLimits)
 	tok := login(f, s, s.DefaultCredentials())
 	form := activeForm(f, s, tok, sampleForm())
 	path := "/collect/api/v1/forms/" + form.ExternalID + "/requests"
@@ -77,7 +77,7 @@ func createdOnlyOn(t *testing.T, s *Server, path, tok string, body []byte, ok in
 // endpoint: never 5xx; a refused request leaves no temporary file behind and
 // queues no job.
 func FuzzSendCreate(f *testing.F) {
-	s := newManual(f, WithMaxUploadBytes(1<<20))
+	s := newManual(f, fuzzLimits, WithMaxUploadBytes(1<<20))
 	tok := login(f, s, s.DefaultCredentials())
 	pdf := []byte("%PDF-1.4 fuzz") // small: the endpoint checks the magic only, and minimizing stays quick
 	data := func(cf any) []byte {
@@ -159,3 +159,7 @@ func (s *Server) prefillCount() int {
 	_, n, _ := s.core.Collect.Counts()
 	return n
 }
+
+// fuzzLimits lifts the per-account limits: a fuzz run stores far more than
+// a test, and a 507 at the limit is not what these targets look for.
+var fuzzLimits = WithLimits(Limits{Forms: -1, PrefillRequests: -1, Submissions: -1, CaseFiles: -1, Jobs: -1})

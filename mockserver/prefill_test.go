@@ -9,7 +9,7 @@ import (
 // ACTIVE form with a multi-entry section: never 5xx, and a request is
 // stored exactly when the answer is 200.
 func FuzzPrefillV2(f *testing.F) {
-	s := newManual(f)
+	s := newManual(f, fuzzLimits)
 	tok := login(f, s, s.DefaultCredentials())
 	form := activeForm(f, s, tok, jobApplication(2))
 	path := "/collect/api/v2/forms/" + form.ExternalID + "/requests"
