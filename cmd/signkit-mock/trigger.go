@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,32 +51,73 @@ func trigger(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "signkit-mock trigger:", err)
 		return 2
 	}
+	if !slices.Contains(mockserver.EventTypes(), typ) {
+		unknownType(stderr, typ)
+		return 2
+	}
 	if *to == "" || *secret == "" {
 		fmt.Fprintln(stderr, "signkit-mock trigger: --to and --secret are required")
 		fs.Usage()
 		return 2
 	}
+	if err := checkURL(*to); err != nil {
+		fmt.Fprintln(stderr, "signkit-mock trigger:", err)
+		return 2
+	}
+	if *timeout <= 0 {
+		fmt.Fprintln(stderr, "signkit-mock trigger: --timeout must be positive")
+		return 2
+	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	resp, err := mockserver.TriggerEvent(ctx, &http.Client{}, *to, *secret, typ)
-	if errors.Is(err, mockserver.ErrUnknownEventType) {
-		fmt.Fprintf(stderr, "signkit-mock trigger: %v; the types are:\n  %s\n", err, strings.Join(mockserver.EventTypes(), "\n  "))
+	switch {
+	case errors.Is(err, mockserver.ErrUnknownEventType):
+		unknownType(stderr, typ)
 		return 2
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "signkit-mock trigger:", err)
+	case err != nil: // the error names the URL and the cause, never the secret
+		fmt.Fprintf(stderr, "signkit-mock trigger: no answer from the receiver: %v\n", err)
 		return 1
 	}
 	defer resp.Body.Close()
-	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 2<<10))
 	fmt.Fprintf(stdout, "sent %s to %s\n%s %s\n", typ, *to, resp.Proto, resp.Status)
-	if s := strings.TrimSpace(string(answer)); s != "" {
+	answer, readErr := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	if s := strings.TrimSpace(string(answer[:min(len(answer), maxAnswer)])); s != "" {
 		fmt.Fprintln(stdout, s)
+	}
+	switch {
+	case len(answer) > maxAnswer:
+		fmt.Fprintf(stdout, "[answer cut after %d bytes]\n", maxAnswer)
+	case readErr != nil:
+		fmt.Fprintf(stdout, "[answer cut: %v]\n", readErr)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return 1
 	}
 	return 0
+}
+
+// maxAnswer is how many bytes of the receiver's answer trigger prints.
+const maxAnswer = 2 << 10
+
+// unknownType reports an event type the platform does not have, with the
+// ones it has.
+func unknownType(w io.Writer, typ string) {
+	fmt.Fprintf(w, "signkit-mock trigger: unknown event type %q; the types are:\n  %s\n",
+		typ, strings.Join(mockserver.EventTypes(), "\n  "))
+}
+
+// checkURL refuses a receiver URL that is not absolute http or https, such
+// as localhost:8080/webhook without its scheme.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("--to %q: want an http:// or https:// URL: %w", raw, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("--to %q: want an http:// or https:// URL", raw)
+	}
+	return nil
 }
 
 // parseTrigger parses the flags and the one TYPE argument, which may come

@@ -6,8 +6,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/signkit/signkit-go/mockserver"
 	"github.com/signkit/signkit-go/webhooks"
@@ -20,7 +23,7 @@ const triggerSecret = "whsec-trigger-7d2e"
 // sample's.
 func receiver(t *testing.T, secret string, want *string) *httptest.Server {
 	t.Helper()
-	v, err := webhooks.NewVerifier(secret)
+	v, err := webhooks.NewVerifier(secret, webhooks.WithTolerance(time.Minute)) // signed now, not at some fixed time
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +33,8 @@ func receiver(t *testing.T, secret string, want *string) *httptest.Server {
 		switch {
 		case err != nil:
 			http.Error(w, "refused: "+err.Error(), http.StatusBadRequest)
+		case !uuidRE.MatchString(ev.ID):
+			http.Error(w, "X-Event-Id "+ev.ID, http.StatusUnprocessableEntity)
 		case string(ev.Type) != *want:
 			http.Error(w, "type "+string(ev.Type), http.StatusConflict)
 		case ev.Topic == "casefile" && (ev.CaseFile == nil || ev.CaseFile.ID != 1042),
@@ -44,6 +49,9 @@ func receiver(t *testing.T, secret string, want *string) *httptest.Server {
 	return srv
 }
 
+// uuidRE matches a UUID as X-Event-Id carries it.
+var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
 // runTrigger runs the subcommand and answers its exit status and output.
 func runTrigger(args ...string) (int, string) {
 	var out bytes.Buffer
@@ -56,10 +64,14 @@ func runTrigger(args ...string) (int, string) {
 func TestTriggerEveryTypeVerifies(t *testing.T) {
 	var want string
 	srv := receiver(t, triggerSecret, &want)
-	types := mockserver.EventTypes()
-	if len(types) != 17 {
-		t.Fatalf("%d event types, want the platform's 17", len(types))
+	var types []string // the SDK's list, so that the mock's cannot lack one
+	for _, typ := range webhooks.AllEventTypes() {
+		types = append(types, string(typ))
 	}
+	if len(types) != 17 || !slices.Equal(slices.Sorted(slices.Values(types)), slices.Sorted(slices.Values(mockserver.EventTypes()))) {
+		t.Fatalf("the SDK's %d types %v are not the mock's %v", len(types), types, mockserver.EventTypes())
+	}
+	ids := map[string]bool{}
 	for _, typ := range types {
 		want = typ
 		code, out := runTrigger(typ, "--to", srv.URL+"/webhook", "--secret", triggerSecret)
@@ -69,6 +81,11 @@ func TestTriggerEveryTypeVerifies(t *testing.T) {
 		if strings.Contains(out, triggerSecret) {
 			t.Errorf("%s: the output holds the secret", typ)
 		}
+		_, id, _ := strings.Cut(out, "verified ")
+		ids[strings.TrimSpace(id)] = true
+	}
+	if len(ids) != len(types) {
+		t.Errorf("%d distinct event ids for %d events", len(ids), len(types))
 	}
 	want = "sign.signer.signed" // flags first, then the type
 	if code, out := runTrigger("--to", srv.URL, "--secret", triggerSecret, "sign.signer.signed"); code != 0 {
@@ -87,12 +104,15 @@ func TestTriggerFailures(t *testing.T) {
 	}{
 		{"the receiver refuses a wrong secret", []string{want, "--to", srv.URL, "--secret", triggerSecret}, 1, "400 Bad Request"},
 		{"unknown type", []string{"sign.casefile.archived", "--to", srv.URL, "--secret", triggerSecret}, 2, "webhook.subscription.test"},
+		{"unknown type, no flags", []string{"casefile.completed"}, 2, `unknown event type "casefile.completed"`},
+		{"no scheme", []string{want, "--to", strings.TrimPrefix(srv.URL, "http://"), "--secret", triggerSecret}, 2, "want an http:// or https:// URL"},
+		{"no timeout", []string{want, "--to", srv.URL, "--secret", triggerSecret, "--timeout", "0s"}, 2, "--timeout must be positive"},
 		{"no secret", []string{want, "--to", srv.URL}, 2, "--to and --secret are required"},
 		{"no type", []string{"--to", srv.URL, "--secret", triggerSecret}, 2, "want one event TYPE"},
 		{"two types", []string{want, "sign.casefile.failed", "--to", srv.URL, "--secret", triggerSecret}, 2, "want one event TYPE"},
 		{"bad flag", []string{want, "--nope"}, 2, "flag provided but not defined"},
 		{"help", []string{"-h"}, 0, "usage: signkit-mock trigger TYPE"},
-		{"no receiver", []string{want, "--to", "http://127.0.0.1:1/webhook", "--secret", triggerSecret}, 1, "deliver"},
+		{"no receiver", []string{want, "--to", "http://127.0.0.1:1/webhook", "--secret", triggerSecret}, 1, "no answer from the receiver"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out := runTrigger(tc.args...)
@@ -103,5 +123,34 @@ func TestTriggerFailures(t *testing.T) {
 				t.Fatal("the output holds the secret")
 			}
 		})
+	}
+}
+
+// A receiver's answer is printed up to maxAnswer bytes, and a slow one is
+// given up after --timeout.
+func TestTriggerAnswerBounds(t *testing.T) {
+	long := strings.Repeat("x", 3*maxAnswer) + "TAIL"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // then the server notices the client hang up
+		if r.URL.Path == "/slow" {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+			return
+		}
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, long)
+	}))
+	t.Cleanup(srv.Close)
+	code, out := runTrigger("sign.signer.signed", "--to", srv.URL, "--secret", triggerSecret)
+	if code != 1 || !strings.Contains(out, "500 Internal Server Error") || strings.Contains(out, "TAIL") ||
+		!strings.Contains(out, "answer cut after") || len(out) > maxAnswer+200 {
+		t.Fatalf("exit %d, %d bytes of output:\n%.300s", code, len(out), out)
+	}
+	start := time.Now()
+	code, out = runTrigger("sign.signer.signed", "--to", srv.URL+"/slow", "--secret", triggerSecret, "--timeout", "200ms")
+	if code != 1 || !strings.Contains(out, "no answer from the receiver") || time.Since(start) > 3*time.Second {
+		t.Fatalf("slow receiver: exit %d after %v:\n%s", code, time.Since(start), out)
 	}
 }
