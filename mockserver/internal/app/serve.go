@@ -136,7 +136,7 @@ func (f *fallback) noRoute(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if strings.HasPrefix(r.URL.Path, "/public/") && !strings.Contains(r.Header.Get("Accept"), "application/json") {
+	if strings.HasPrefix(r.URL.Path, "/public/") && !wire.WantsJSON(r) {
 		// A person followed a link: an HTML page, as every public page is.
 		lang, t := pages.Language("")
 		_ = pages.WriteMessage(w, http.StatusNotFound, pages.Message{Lang: lang, Title: t.PageNotFoundTitle, Message: t.PageNotFound})

@@ -6,7 +6,6 @@ import (
 	"html"
 	"html/template"
 	"net/http"
-	"strings"
 
 	"github.com/signkit/signkit-go/mockserver/internal/pages"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
@@ -172,11 +171,6 @@ func renderPage(w http.ResponseWriter, status int, t *template.Template, data an
 	return nil
 }
 
-// wantsJSON tells whether the client asked for JSON answers.
-func wantsJSON(r *http.Request) bool {
-	return strings.Contains(r.Header.Get("Accept"), "application/json")
-}
-
 // HandlePublicPage is GET /public/forms/{externalId}[/requests/{requestId}]: the form as an HTML page.
 func (s *Service) HandlePublicPage(w http.ResponseWriter, r *http.Request) error {
 	_, v, pf, err := s.forms.publicForm(r.PathValue("externalId"), r.PathValue("requestId"))
@@ -197,7 +191,7 @@ func (s *Service) HandlePublicPage(w http.ResponseWriter, r *http.Request) error
 
 // publicError answers JSON to JSON clients and an HTML page to browsers.
 func (s *Service) publicError(w http.ResponseWriter, r *http.Request, err error) error {
-	if wantsJSON(r) {
+	if wire.WantsJSON(r) {
 		return err
 	}
 	ae := &wire.Error{Status: http.StatusInternalServerError, Message: "internal error"}

@@ -31,12 +31,12 @@ func (s *Service) HandlePublicSubmit(w http.ResponseWriter, r *http.Request) err
 	sub, err := s.submit(id, reqID, in)
 	var ae *wire.Error
 	switch {
-	case err == nil && wantsJSON(r):
+	case err == nil && wire.WantsJSON(r):
 		wire.WriteJSON(w, http.StatusCreated, map[string]int64{"submissionId": sub.id, "casefileId": sub.caseFileID})
 		return nil
 	case err == nil:
 		return s.renderThanks(w, r, v0(s.forms.publicForm(id, reqID)), sub)
-	case wantsJSON(r) || !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity:
+	case wire.WantsJSON(r) || !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity:
 		return s.publicError(w, r, err)
 	}
 	_, v, pf, ferr := s.forms.publicForm(id, reqID)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/signkit/signkit-go/mockserver/internal/pages"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
@@ -80,16 +79,11 @@ func (s *Pages) signerOfLink(token string) (*CaseFile, *Signer, error) {
 	return cf, sg, nil
 }
 
-// wantsJSON tells whether the client asked for JSON answers.
-func wantsJSON(r *http.Request) bool {
-	return strings.Contains(r.Header.Get("Accept"), "application/json")
-}
-
 // linkError answers an unknown or dead link: the JSON error to JSON
 // clients, an HTML page to browsers.
 func (s *Pages) linkError(w http.ResponseWriter, r *http.Request, err error) error {
 	var ae *wire.Error
-	if wantsJSON(r) || !errors.As(err, &ae) || (ae.Status != http.StatusNotFound && ae.Status != http.StatusGone) {
+	if wire.WantsJSON(r) || !errors.As(err, &ae) || (ae.Status != http.StatusNotFound && ae.Status != http.StatusGone) {
 		return err
 	}
 	lang, t := pages.Language("")
@@ -141,7 +135,7 @@ func (s *Pages) HandleSigningPost(w http.ResponseWriter, r *http.Request) error 
 		return p.Err()
 	}
 	page := SigningPageURL(wire.BaseURL(r), token)
-	if wantsJSON(r) {
+	if wire.WantsJSON(r) {
 		if err := s.sim.signerAction(cf.ID, sg.ID, action); err != nil {
 			return err
 		}

@@ -199,3 +199,10 @@ func WithRequestID(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// WantsJSON reports whether the client asked for JSON answers (Accept:
+// application/json): a public page answers it JSON, and a person's
+// browser HTML.
+func WantsJSON(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "application/json")
+}
