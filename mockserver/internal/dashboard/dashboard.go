@@ -99,71 +99,10 @@ func (d *Dashboard) HandleInbox(w http.ResponseWriter, r *http.Request) error {
 	return d.render(w, r, http.StatusOK, "emails", "Inbox", "", newest(d.cfg.Emails()))
 }
 
-// Actions are the signer actions of the control API, in the order the case
-// files view offers them.
-var actions = []string{signing.ActionRequestOpened, signing.ActionOpen, signing.ActionSign, signing.ActionReject,
-	signing.ActionBounce, signing.ActionUndeliverable, signing.ActionDelete}
-
-// offered answers the actions the case files view offers a signer of a
-// case file in status cfStatus: those the control API allows in that state
-// (signing's signerActionRules: a pending case file; a pending or
-// undeliverable signer, a signer whose round has not started only for
-// delete; an email for request-opened, bounce and undeliverable).
-// TestDashboardOffersWhatTheControlAPIAllows keeps the two in step.
-func offered(cfStatus string, sg signing.SignerView) []string {
-	if cfStatus != "pending" {
-		return nil
-	}
-	pending := sg.Status == "pending"
-	active := pending || sg.Status == "undeliverable"
-	email := sg.Email != ""
-	var out []string
-	for _, a := range actions {
-		ok := active
-		switch a {
-		case signing.ActionRequestOpened, signing.ActionBounce:
-			ok = active && email
-		case signing.ActionUndeliverable:
-			ok = pending && email
-		case signing.ActionDelete:
-			ok = active || strings.HasPrefix(sg.Status, "new")
-		}
-		if ok {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// caseFileRow is a case file of the case files view.
-type caseFileRow struct {
-	signing.CaseFileView
-	Rows []signerRow
-}
-
-// signerRow is a signer of the case files view with the actions offered.
-type signerRow struct {
-	signing.SignerView
-	Actions []string
-}
-
-// caseFiles answers the case files view's data.
-func (d *Dashboard) caseFiles() []caseFileRow {
-	var out []caseFileRow
-	for _, cf := range d.cfg.CaseFiles() {
-		row := caseFileRow{CaseFileView: cf}
-		for _, sg := range cf.Signers {
-			row.Rows = append(row.Rows, signerRow{SignerView: sg, Actions: offered(cf.Status, sg)})
-		}
-		out = append(out, row)
-	}
-	return out
-}
-
 // HandleCaseFiles is GET /mock/ui/casefiles: every customer's case files,
 // newest first, with their signers and the actions they allow.
 func (d *Dashboard) HandleCaseFiles(w http.ResponseWriter, r *http.Request) error {
-	return d.render(w, r, http.StatusOK, "casefiles", "Case files", "", d.caseFiles())
+	return d.render(w, r, http.StatusOK, "casefiles", "Case files", "", d.cfg.CaseFiles())
 }
 
 // HandleSignerAction is POST /mock/ui/casefiles/{id}/signers/{signerId}/{action}:
@@ -189,7 +128,7 @@ func (d *Dashboard) HandleSignerAction(w http.ResponseWriter, r *http.Request) e
 	case !errors.As(err, &ae):
 		return err
 	case ae.Status == http.StatusNotFound:
-		return d.render(w, r, http.StatusNotFound, "casefiles", "Case files", action+": "+ae.Message+".", d.caseFiles())
+		return d.render(w, r, http.StatusNotFound, "casefiles", "Case files", action+": "+ae.Message+".", d.cfg.CaseFiles())
 	}
 	back(w, r, "/mock/ui/casefiles", fmt.Sprintf("%s for signer %d of case file %d: %s.", action, sg, cf, ae.Message), true)
 	return nil

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,7 +28,9 @@ func fake(rec *recorder) *Dashboard {
 		Emails: func() []signing.Email { return rec.emails },
 		CaseFiles: func() []signing.CaseFileView {
 			return []signing.CaseFileView{{ID: 1, CustomerID: 1, Title: "<i>Deal</i>", Status: "pending",
-				Signers: []signing.SignerView{{ID: 2, Name: "Ann", Email: "ann@example.com", Status: "pending"}}}}
+				Signers: []signing.SignerView{{ID: 2, Name: "Ann", Email: "ann@example.com", Status: "pending",
+					Actions: []string{signing.ActionRequestOpened, signing.ActionOpen, signing.ActionSign, signing.ActionReject,
+						signing.ActionBounce, signing.ActionUndeliverable, signing.ActionDelete}}}}}
 		},
 		SignerAction: func(cf, sg int64, action string) error {
 			switch {
@@ -207,26 +208,5 @@ func TestInboxNewestFirstAndBounded(t *testing.T) {
 	}
 	if len(rec.emails) != maxRows+3 || rec.emails[0].Subject != "the oldest" {
 		t.Fatal("the inbox changed the list it was given")
-	}
-}
-
-func TestOffered(t *testing.T) {
-	all := slices.Clone(actions)
-	for _, tc := range []struct {
-		cf, status, email string
-		want              []string
-	}{
-		{"pending", "pending", "a@example.com", all},
-		{"pending", "pending", "", []string{"open", "sign", "reject", "delete"}},
-		{"pending", "undeliverable", "a@example.com", []string{"request-opened", "open", "sign", "reject", "bounce", "delete"}},
-		{"pending", "new (their signing round has not started)", "a@example.com", []string{"delete"}},
-		{"pending", "signed", "a@example.com", nil},
-		{"pending", "deleted", "a@example.com", nil},
-		{"completed", "signed", "a@example.com", nil},
-		{"rejected", "pending", "a@example.com", nil},
-	} {
-		if got := offered(tc.cf, signing.SignerView{Status: tc.status, Email: tc.email}); !slices.Equal(got, tc.want) {
-			t.Errorf("case file %s, signer %s (email %q): %v, want %v", tc.cf, tc.status, tc.email, got, tc.want)
-		}
 	}
 }

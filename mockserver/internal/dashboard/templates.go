@@ -64,7 +64,7 @@ th{background:#f9fafb}
 <h2 id="casefile-{{.ID}}-title">{{.ID}}. {{.Title}}<span class="badge" data-status="{{.Status}}">{{.Status}}</span><span class="customer">customer {{.CustomerID}}</span></h2>
 <div class="scroll"><table><colgroup><col style="width:26%"><col style="width:4.5rem"><col style="width:16%"><col></colgroup>
 <thead><tr><th scope="col">Signer</th><th scope="col">Round</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead><tbody>
-{{range .Rows}}<tr class="signer" id="signer-{{.ID}}"><td>{{.Name}}{{if .Email}}<br><span class="mono">{{.Email}}</span>{{end}}</td><td>{{.SignOrder}}</td><td class="signer-status">{{.Status}}</td>
+{{range .Signers}}<tr class="signer" id="signer-{{.ID}}"><td>{{.Name}}{{if .Email}}<br><span class="mono">{{.Email}}</span>{{end}}</td><td>{{.SignOrder}}</td><td class="signer-status">{{.Status}}</td>
 <td>{{$sg := .}}{{if .Actions}}<div class="acts">{{range .Actions}}<form method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/{{.}}"><button type="submit" class="secondary" data-action="{{.}}" aria-label="{{.}} as {{$sg.Name}}">{{.}}</button></form>{{end}}</div>{{else}}<span class="none">None{{if ne $cf.Status "pending"}}: the case file is {{$cf.Status}}{{else}} in this state{{end}}</span>{{end}}</td></tr>
 {{end}}</tbody></table></div></section>
 {{end}}{{end}}

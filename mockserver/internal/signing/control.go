@@ -31,6 +31,38 @@ type signerActionRule struct {
 	to        int
 }
 
+// signerActions are the signer actions, in the order the dashboard offers
+// them.
+var signerActions = []string{ActionRequestOpened, ActionOpen, ActionSign, ActionReject, ActionBounce,
+	ActionUndeliverable, ActionDelete}
+
+// refusal answers the 409 of an action that the state of the case file and
+// the signer does not allow, or nil; call with the store lock held.
+func (rule signerActionRule) refusal(cf *CaseFile, sg *Signer, action string) error {
+	switch {
+	case cf.Status != cfPending:
+		return wire.Conflict("case file %d is %s: signer actions need a pending case file", cf.ID, caseFileStatusName(cf.Status))
+	case !slices.Contains(rule.from, sg.Status):
+		return wire.Conflict("signer %d is %s: %s is not possible", sg.ID, signerStatusName(sg.Status), action)
+	case rule.needEmail && sg.Email == "":
+		return wire.Conflict("signer %d has no email: %s is not possible", sg.ID, action)
+	}
+	return nil
+}
+
+// allowedActions answers the actions the state of the case file and the
+// signer allows, in signerActions' order; call with the store lock held.
+func allowedActions(cf *CaseFile, sg *Signer) []string {
+	rules := signerActionRules()
+	var out []string
+	for _, a := range signerActions {
+		if rules[a].refusal(cf, sg, a) == nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 func signerActionRules() map[string]signerActionRule {
 	active := []int{sgPending, sgUndeliverable}
 	return map[string]signerActionRule{
@@ -68,12 +100,9 @@ func (s *simulation) signerAction(caseFileID, signerID int64, action string) err
 		return wire.NotFound("no case file %d", caseFileID)
 	case sg == nil:
 		return wire.NotFound("case file %d has no signer %d", caseFileID, signerID)
-	case cf.Status != cfPending:
-		return wire.Conflict("case file %d is %s: signer actions need a pending case file", cf.ID, caseFileStatusName(cf.Status))
-	case !slices.Contains(rule.from, sg.Status):
-		return wire.Conflict("signer %d is %s: %s is not possible", sg.ID, signerStatusName(sg.Status), action)
-	case rule.needEmail && sg.Email == "":
-		return wire.Conflict("signer %d has no email: %s is not possible", sg.ID, action)
+	}
+	if err := rule.refusal(cf, sg, action); err != nil {
+		return err
 	}
 	now := s.Now()
 	if rule.to >= 0 {

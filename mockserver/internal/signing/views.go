@@ -17,6 +17,7 @@ type SignerView struct {
 	ID                  int64
 	Name, Email, Status string // Status: its name, such as "signed"
 	SignOrder           int
+	Actions             []string // the signer actions the state allows now (Control.SignerAction)
 }
 
 // Views answers every customer's case files, newest first.
@@ -28,7 +29,7 @@ func (s *Service) Views() []CaseFileView {
 		v := CaseFileView{ID: cf.ID, CustomerID: cf.CustomerID, Title: cf.Title, Status: caseFileStatusName(cf.Status)}
 		for _, sg := range cf.Signers {
 			v.Signers = append(v.Signers, SignerView{ID: sg.ID, Name: sg.Name, Email: sg.Email,
-				Status: signerStatusName(sg.Status), SignOrder: sg.SignOrder})
+				Status: signerStatusName(sg.Status), SignOrder: sg.SignOrder, Actions: allowedActions(cf, sg)})
 		}
 		out = append(out, v)
 	}
