@@ -38,9 +38,7 @@ func (l *pageLayout) fieldError(key, label string, pfd *pageField) string {
 	}
 	l.used[key] = true
 	text := label + " " + msg + "." // the service's own words, in English
-	if f, ok := map[string]string{"is required": l.t.RequiredF, "is not a valid email address": l.t.InvalidEmailF,
-		"is not a valid phone number": l.t.InvalidPhoneF, "is not a number": l.t.NotNumberF,
-		"is not a date (YYYY-MM-DD)": l.t.NotDateF, "is not one of the options": l.t.NotOptionF}[msg]; ok {
+	if f := refusalText(l.t, msg); f != "" {
 		text = fmt.Sprintf(f, label)
 	}
 	target := "in-" + pfd.ID
@@ -223,4 +221,24 @@ func (l *pageLayout) rest(errs []wire.FieldError) {
 		}
 		l.summary = append(l.summary, summaryItem{Field: e.Field, Target: target, Text: label + " " + e.Message + "."})
 	}
+}
+
+// refusalText answers the page's own format (%s: the field's label) of a
+// common refusal of the validation, "" for the others.
+func refusalText(t *pages.Text, msg string) string {
+	switch msg {
+	case "is required":
+		return t.RequiredF
+	case "is not a valid email address":
+		return t.InvalidEmailF
+	case "is not a valid phone number":
+		return t.InvalidPhoneF
+	case "is not a number":
+		return t.NotNumberF
+	case "is not a date (YYYY-MM-DD)":
+		return t.NotDateF
+	case "is not one of the options":
+		return t.NotOptionF
+	}
+	return ""
 }

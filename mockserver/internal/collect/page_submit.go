@@ -35,7 +35,7 @@ func (s *Service) HandlePublicSubmit(w http.ResponseWriter, r *http.Request) err
 		wire.WriteJSON(w, http.StatusCreated, map[string]int64{"submissionId": sub.id, "casefileId": sub.caseFileID})
 		return nil
 	case err == nil:
-		return s.renderThanks(w, r, v0(s.forms.publicForm(id, reqID)), sub)
+		return s.renderThanks(w, r, sub)
 	case wire.WantsJSON(r) || !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity:
 		return s.publicError(w, r, err)
 	}
@@ -55,13 +55,9 @@ type thanksData struct {
 }
 
 // renderThanks writes the thank-you page of a submission, in the language
-// of the version that took it (nil: English).
-func (s *Service) renderThanks(w http.ResponseWriter, r *http.Request, v *formVersion, sub *submission) error {
-	lang := ""
-	if v != nil {
-		lang = v.language
-	}
-	code, t := pages.Language(lang)
+// of the version that took it.
+func (s *Service) renderThanks(w http.ResponseWriter, r *http.Request, sub *submission) error {
+	code, t := pages.Language(sub.version.language)
 	data := thanksData{Lang: code, Title: t.ThanksTitle, T: t, SubmissionID: sub.id, CaseFileID: sub.caseFileID}
 	for _, l := range s.cfg.CaseFiles.SignerLinks(sub.caseFileID, wire.BaseURL(r)) {
 		if l.URL != "" {
@@ -69,14 +65,6 @@ func (s *Service) renderThanks(w http.ResponseWriter, r *http.Request, v *formVe
 		}
 	}
 	return renderPage(w, http.StatusCreated, thanksPage, data)
-}
-
-// v0 answers the version of a publicForm answer, nil on error.
-func v0(_ *form, v *formVersion, _ *prefill, err error) *formVersion {
-	if err != nil {
-		return nil
-	}
-	return v
 }
 
 // readSubmission reads the posted answers, bounded by the body limit; a

@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -51,19 +52,18 @@ type View struct {
 // their secrets.
 func (svc *Service) Views() []View {
 	svc.subs.mu.Lock()
-	defer svc.subs.mu.Unlock()
-	out := make([]View, 0, len(svc.subs.byID))
-	created := map[string]int64{}
+	subs := make([]subscription, 0, len(svc.subs.byID))
 	for _, sub := range svc.subs.byID {
-		out = append(out, View{ID: sub.ID, Endpoint: sub.Endpoint, CustomerID: sub.CustomerID,
-			EventTypes: slices.Clone(sub.EventTypes), IsActive: sub.IsActive})
-		created[sub.ID] = sub.Created.UnixNano()
+		subs = append(subs, *sub)
 	}
-	slices.SortFunc(out, func(a, b View) int {
-		if created[a.ID] != created[b.ID] {
-			return int(min(max(created[a.ID]-created[b.ID], -1), 1))
-		}
-		return strings.Compare(a.ID, b.ID)
+	svc.subs.mu.Unlock()
+	slices.SortFunc(subs, func(a, b subscription) int {
+		return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
 	})
+	out := make([]View, len(subs))
+	for i, sub := range subs {
+		out[i] = View{ID: sub.ID, Endpoint: sub.Endpoint, CustomerID: sub.CustomerID,
+			EventTypes: slices.Clone(sub.EventTypes), IsActive: sub.IsActive}
+	}
 	return out
 }

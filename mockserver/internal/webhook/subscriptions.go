@@ -21,18 +21,20 @@ const MaxActive = 5
 // TestEventType is the event type of the on-demand test event.
 const TestEventType = "webhook.subscription.test"
 
-// EventTypes answers the event types a subscription may list (the service
-// specification's), in a fresh slice.
-func EventTypes() []string {
-	return []string{"sign.casefile.completed", "sign.casefile.expired", "sign.casefile.failed", "sign.casefile.rejected",
-		"sign.signer.requestActivated", "sign.signer.requestSent", "sign.signer.reminderSent",
-		"sign.signer.requestOpened", "sign.signer.undeliverable", "sign.signer.opened", "sign.signer.rejected",
-		"sign.signer.signed", "sign.signer.signedWithImageUploadAndNAP", "sign.signer.finalized",
-		"sign.signer.deleted", "sign.signer.transientBounce", TestEventType}
-}
+// eventTypes are the event types a subscription may list (the service
+// specification's); EventTypes hands out copies.
+var eventTypes = [...]string{"sign.casefile.completed", "sign.casefile.expired", "sign.casefile.failed",
+	"sign.casefile.rejected", "sign.signer.requestActivated", "sign.signer.requestSent", "sign.signer.reminderSent",
+	"sign.signer.requestOpened", "sign.signer.undeliverable", "sign.signer.opened", "sign.signer.rejected",
+	"sign.signer.signed", "sign.signer.signedWithImageUploadAndNAP", "sign.signer.finalized",
+	"sign.signer.deleted", "sign.signer.transientBounce", TestEventType}
+
+// EventTypes answers the event types a subscription may list, in a fresh
+// slice.
+func EventTypes() []string { return slices.Clone(eventTypes[:]) }
 
 // isKnownEventType reports whether a subscription may list typ.
-func isKnownEventType(typ string) bool { return slices.Contains(EventTypes(), typ) }
+func isKnownEventType(typ string) bool { return slices.Contains(eventTypes[:], typ) }
 
 // subscription is a webhook subscription of a customer. The secret is only
 // ever written to the create, get, list and update answers.
