@@ -20,8 +20,7 @@ import (
 func TestBrowserDashboard(t *testing.T) {
 	t.Parallel()
 	shots := newScreenshots(t)
-	ctx := browser(t)
-	run(t, ctx, "viewport", chromedp.EmulateViewport(1280, 900))
+	ctx := browserOn(t, pageViewports[0])
 	s := Start(t, WithManualClock(epoch))
 	tok := login(t, s, s.DefaultCredentials())
 	var received atomic.Int64

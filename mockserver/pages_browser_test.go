@@ -24,6 +24,19 @@ type viewport struct {
 // The screens of the page tests: a desktop and a phone.
 var pageViewports = []viewport{{"desktop", 1280, 900, false}, {"phone", 390, 844, true}}
 
+// browserOn starts headless Chromium for one test on the screen vp (a
+// phone's with mobile emulation, which honours the viewport meta).
+func browserOn(t *testing.T, vp viewport) context.Context {
+	t.Helper()
+	ctx := browser(t)
+	var opts []chromedp.EmulateViewportOption
+	if vp.mobile {
+		opts = append(opts, chromedp.EmulateMobile)
+	}
+	run(t, ctx, "viewport", chromedp.EmulateViewport(vp.width, vp.height, opts...))
+	return ctx
+}
+
 // screenshots saves full-page screenshots of a test into the folder
 // SIGNKIT_SCREENSHOTS names, or into the test's temporary folder.
 type screenshots struct {
@@ -128,12 +141,7 @@ func TestBrowserPagesFlow(t *testing.T) {
 			t.Parallel()
 			lang := map[bool]string{false: "en", true: "da"}[vp.mobile]
 			shots := newScreenshots(t)
-			ctx := browser(t)
-			opts := []chromedp.EmulateViewportOption{}
-			if vp.mobile {
-				opts = append(opts, chromedp.EmulateMobile)
-			}
-			run(t, ctx, "viewport", chromedp.EmulateViewport(vp.width, vp.height, opts...))
+			ctx := browserOn(t, vp)
 			s := Start(t)
 			tok := login(t, s, s.DefaultCredentials())
 			def := sampleForm()
@@ -245,12 +253,7 @@ func TestBrowserRejectAsksFirst(t *testing.T) {
 		t.Run(vp.name, func(t *testing.T) {
 			t.Parallel()
 			shots := newScreenshots(t)
-			ctx := browser(t)
-			opts := []chromedp.EmulateViewportOption{}
-			if vp.mobile {
-				opts = append(opts, chromedp.EmulateMobile)
-			}
-			run(t, ctx, "viewport", chromedp.EmulateViewport(vp.width, vp.height, opts...))
+			ctx := browserOn(t, vp)
 			s := Start(t, WithManualClock(epoch))
 			tok, file := login(t, s, s.DefaultCredentials()), sndFile("doc.pdf", sndPDF(t, "Contract text"))
 			id, links := sndRun(t, s, tok, sndCase("Ann:ann@example.com", "Bob:bob@example.com"), file)
@@ -309,12 +312,7 @@ func TestBrowserPrefilledPage(t *testing.T) {
 		t.Run(vp.name, func(t *testing.T) {
 			t.Parallel()
 			shots := newScreenshots(t)
-			ctx := browser(t)
-			opts := []chromedp.EmulateViewportOption{}
-			if vp.mobile {
-				opts = append(opts, chromedp.EmulateMobile)
-			}
-			run(t, ctx, "viewport", chromedp.EmulateViewport(vp.width, vp.height, opts...))
+			ctx := browserOn(t, vp)
 			s := Start(t)
 			tok := login(t, s, s.DefaultCredentials())
 			def := sampleForm()
