@@ -68,10 +68,12 @@ func NewClient(cfg Config) (*Client, error) {
 		Logger:     cfg.Logger,
 		Policy:     policy,
 	})
+	svc := transport.NewService(t, transport.Endpoints{Forms: cfg.Endpoints.Forms, Send: cfg.Endpoints.Send,
+		Sign: cfg.Endpoints.Sign, Webhook: cfg.Endpoints.Webhook})
 	return &Client{
-		Forms:     forms.NewClient(t, cfg.Endpoints.Forms),
-		CaseFiles: casefiles.NewClient(t, cfg.Endpoints.Send, cfg.Endpoints.Sign),
-		Webhooks:  webhooks.NewClient(t, cfg.Endpoints.Webhook),
+		Forms:     (*forms.Client)(svc),
+		CaseFiles: (*casefiles.Client)(svc),
+		Webhooks:  (*webhooks.Client)(svc),
 		tokens:    tokens,
 		transport: t,
 	}, nil

@@ -19,19 +19,19 @@ const createPath = "/api/v1/casefiles/20251022/create"
 // and the signing service (Get, List, All, Delete, DownloadDocument,
 // DocumentContent). Get it
 // as the CaseFiles field of a signkit.Client; it is safe for concurrent use.
-type Client struct {
-	t    *transport.Client
-	send string // {Send}, e.g. https://app.penneo.com/send
-	sign string // {Sign}, e.g. https://app.penneo.com
-}
+//
+// signkit.NewClient is the only way to make one: a Client is defined over
+// the SDK's internal connection (docs/architecture.md, "One way in").
+type Client transport.Service
 
-// NewClient returns a Client that sends through t to the case file creation
-// service at sendURL (signkit.Endpoints.Send) and the signing service at
-// signURL (signkit.Endpoints.Sign). signkit.NewClient calls it; users do
-// not need to.
-func NewClient(t *transport.Client, sendURL, signURL string) *Client {
-	return &Client{t: t, send: sendURL, sign: signURL}
-}
+// t answers the transport the client's requests go through.
+func (c *Client) t() *transport.Client { return (*transport.Service)(c).Transport() }
+
+// send answers {Send}, e.g. https://app.penneo.com/send.
+func (c *Client) send() string { return (*transport.Service)(c).URLs().Send }
+
+// sign answers {Sign}, e.g. https://app.penneo.com.
+func (c *Client) sign() string { return (*transport.Service)(c).URLs().Sign }
 
 // createAnswer holds both places the service puts the job's identity: the
 // top level and jobs[0] (docs/platform.md, Send: Create).
@@ -79,7 +79,7 @@ func (c *Client) Create(ctx context.Context, cf *CaseFile, uploads ...Upload) (*
 	}
 	req := &transport.Request{
 		Method:      http.MethodPost,
-		URL:         c.send + createPath,
+		URL:         c.send() + createPath,
 		Auth:        transport.XAuthToken,
 		Body:        form.Open,
 		ContentType: form.ContentType(),
@@ -87,7 +87,7 @@ func (c *Client) Create(ctx context.Context, cf *CaseFile, uploads ...Upload) (*
 	}
 	sentAt := time.Now()
 	var out createAnswer
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("casefiles: create: %w", err)
 	}
 	job := out.Job

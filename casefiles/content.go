@@ -41,7 +41,7 @@ func (c *Client) contentRequest(documentID int64, accept string, opts []Document
 	}
 	req := &transport.Request{
 		Method: http.MethodGet,
-		URL:    transport.JoinURL(c.sign, "api", "v3", "documents", strconv.FormatInt(documentID, 10), "content"),
+		URL:    transport.JoinURL(c.sign(), "api", "v3", "documents", strconv.FormatInt(documentID, 10), "content"),
 		Auth:   transport.Bearer,
 		Accept: accept,
 	}
@@ -60,7 +60,7 @@ func (c *Client) DownloadDocument(ctx context.Context, documentID int64, w io.Wr
 	if err != nil {
 		return 0, err
 	}
-	n, err := c.t.Download(ctx, req, w)
+	n, err := c.t().Download(ctx, req, w)
 	if err != nil {
 		return n, fmt.Errorf("casefiles: download document %d: %w", documentID, err)
 	}
@@ -85,7 +85,7 @@ func (c *Client) DocumentContent(ctx context.Context, documentID int64, opts ...
 		return nil, err
 	}
 	var out DocumentContent
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("casefiles: document content %d: %w", documentID, err)
 	}
 	return &out, nil

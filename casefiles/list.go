@@ -141,12 +141,12 @@ func (c *Client) listPage(ctx context.Context, opts *ListOptions) ([]Details, in
 	}
 	req := &transport.Request{
 		Method: http.MethodGet,
-		URL:    transport.JoinURL(c.sign, "api", "v1", "casefiles"),
+		URL:    transport.JoinURL(c.sign(), "api", "v1", "casefiles"),
 		Query:  q,
 		Auth:   transport.Bearer,
 		Header: http.Header{"X-Paginate": {"true"}},
 	}
-	resp, err := c.t.Send(ctx, req)
+	resp, err := c.t().Send(ctx, req)
 	if err != nil {
 		return nil, 0, fmt.Errorf("casefiles: list case files: %w", err)
 	}
@@ -291,7 +291,7 @@ func (c *Client) Delete(ctx context.Context, caseFileID int64) error {
 		Auth:       transport.Bearer,
 		GoneIsDone: true,
 	}
-	if err := c.t.Do(ctx, req, nil); err != nil {
+	if err := c.t().Do(ctx, req, nil); err != nil {
 		return fmt.Errorf("casefiles: delete case file %d: %w", caseFileID, err)
 	}
 	return nil

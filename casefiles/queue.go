@@ -94,13 +94,13 @@ func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 	}
 	req := &transport.Request{
 		Method: http.MethodPost,
-		URL:    c.send + statusPath,
+		URL:    c.send() + statusPath,
 		Auth:   transport.NoAuth,
 		JSON:   job.key(),
 		Resend: retry.Always, // read-only: docs/retries.md
 	}
 	var out statusAnswer
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("casefiles: status of job %s: %w", job.UUID, err)
 	}
 	return out.status(), nil

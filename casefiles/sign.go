@@ -91,7 +91,7 @@ func (c *Client) Get(ctx context.Context, caseFileID int64) (*Details, error) {
 		Auth:   transport.Bearer,
 	}
 	var w wireCaseFile
-	if err := c.t.Do(ctx, req, &w); err != nil {
+	if err := c.t().Do(ctx, req, &w); err != nil {
 		return nil, fmt.Errorf("casefiles: get case file %d: %w", caseFileID, err)
 	}
 	return w.details(), nil
@@ -99,7 +99,7 @@ func (c *Client) Get(ctx context.Context, caseFileID int64) (*Details, error) {
 
 // caseFileURL is {Sign}/api/v1/casefiles/{id}.
 func (c *Client) caseFileURL(id int64) string {
-	return transport.JoinURL(c.sign, "api", "v1", "casefiles", strconv.FormatInt(id, 10))
+	return transport.JoinURL(c.sign(), "api", "v1", "casefiles", strconv.FormatInt(id, 10))
 }
 
 func (w *wireCaseFile) details() *Details {

@@ -281,7 +281,7 @@ func (c *Client) Answers(ctx context.Context, externalID string, submissionID in
 		URL:    c.url("forms", externalID, "submissions", strconv.FormatInt(submissionID, 10), "answers"),
 		Auth:   transport.Bearer,
 	}
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("forms: answers of submission %d of %s: %w", submissionID, externalID, err)
 	}
 	return &out, nil
@@ -306,7 +306,7 @@ func (c *Client) RequestAnswers(ctx context.Context, formID, requestID string) (
 		URL:    c.url("forms", formID, "requests", requestID, "answers"),
 		Auth:   transport.Bearer,
 	}
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("forms: answers of request %s of %s: %w", requestID, formID, err)
 	}
 	return &out, nil

@@ -13,21 +13,20 @@ import (
 
 // Client calls the forms service. Get it as the Forms field of a
 // signkit.Client; it is safe for concurrent use.
-type Client struct {
-	t    *transport.Client
-	base string // {Forms}, e.g. https://app.penneo.com/collect/api
-}
+//
+// signkit.NewClient is the only way to make one: a Client is defined over
+// the SDK's internal connection (docs/architecture.md, "One way in").
+type Client transport.Service
 
-// NewClient returns a Client that sends through t to the forms service at
-// baseURL (signkit.Endpoints.Forms). signkit.NewClient calls it; users do
-// not need to.
-func NewClient(t *transport.Client, baseURL string) *Client {
-	return &Client{t: t, base: baseURL}
-}
+// t answers the transport the client's requests go through.
+func (c *Client) t() *transport.Client { return (*transport.Service)(c).Transport() }
+
+// base answers {Forms}, e.g. https://app.penneo.com/collect/api.
+func (c *Client) base() string { return (*transport.Service)(c).URLs().Forms }
 
 // url returns {base}/v1/<segments…>, each segment escaped.
 func (c *Client) url(segments ...string) string {
-	return transport.JoinURL(c.base+"/v1", segments...)
+	return transport.JoinURL(c.base()+"/v1", segments...)
 }
 
 // publishQuery is the query of a create or update that also publishes
@@ -60,7 +59,7 @@ func (c *Client) create(ctx context.Context, f *Form, publish bool) (*Form, erro
 	if publish {
 		req.Query = publishQuery{Publish: true}
 	}
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("forms: create: %w", err)
 	}
 	return &out, nil
@@ -74,7 +73,7 @@ func (c *Client) Get(ctx context.Context, externalID string) (*Form, error) {
 	}
 	var out Form
 	req := &transport.Request{Method: http.MethodGet, URL: c.url("forms", externalID), Auth: transport.Bearer}
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("forms: get %s: %w", externalID, err)
 	}
 	return &out, nil
@@ -143,7 +142,7 @@ func (c *Client) move(ctx context.Context, action, externalID string) (*Form, er
 // answers with the form (docs/platform.md, "Forms"); should it answer with
 // no body, the form is fetched with Get.
 func (c *Client) formAnswer(ctx context.Context, req *transport.Request, externalID string) (*Form, error) {
-	resp, err := c.t.Send(ctx, req)
+	resp, err := c.t().Send(ctx, req)
 	if err != nil {
 		return nil, err
 	}

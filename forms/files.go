@@ -55,7 +55,7 @@ func (c *Client) Files(ctx context.Context, caseFileID int64) ([]File, error) {
 		URL:    c.url("casefiles", strconv.FormatInt(caseFileID, 10), "files"),
 		Auth:   transport.Bearer,
 	}
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("forms: files of case file %d: %w", caseFileID, err)
 	}
 	return out, nil
@@ -75,7 +75,7 @@ func (c *Client) DownloadFile(ctx context.Context, f File, w io.Writer) (int64, 
 		return 0, err
 	}
 	req := &transport.Request{Method: http.MethodGet, URL: u, Auth: transport.Bearer, Accept: "*/*"}
-	n, err := c.t.Download(ctx, req, w)
+	n, err := c.t().Download(ctx, req, w)
 	if err != nil {
 		return n, fmt.Errorf("forms: download %q: %w", f.Filename, err)
 	}
@@ -85,9 +85,9 @@ func (c *Client) DownloadFile(ctx context.Context, f File, w io.Writer) (int64, 
 // fileURL resolves raw against the forms endpoint and checks that the token
 // may be sent there.
 func (c *Client) fileURL(raw string) (string, error) {
-	base, err := url.Parse(c.base)
+	base, err := url.Parse(c.base())
 	if err != nil {
-		return "", fmt.Errorf("forms: forms endpoint %q: %w", c.base, err)
+		return "", fmt.Errorf("forms: forms endpoint %q: %w", c.base(), err)
 	}
 	if raw == "" {
 		return "", fmt.Errorf("%w: the file has no URL", ErrFileURL)

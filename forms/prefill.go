@@ -93,7 +93,7 @@ func (c *Client) CreateRequest(ctx context.Context, externalID string, r *Prefil
 		Method: http.MethodPost, URL: c.url("forms", externalID, "requests"),
 		Auth: transport.Bearer, JSON: r,
 	}
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("forms: create request for %s: %w", externalID, err)
 	}
 	return &out, nil

@@ -141,10 +141,10 @@ func (c *Client) CreateRequestV2(ctx context.Context, formID string, r *PrefillR
 	var out PrefillLink
 	req := &transport.Request{
 		Method: http.MethodPost,
-		URL:    transport.JoinURL(c.base+"/v2", "forms", formID, "requests"),
+		URL:    transport.JoinURL(c.base()+"/v2", "forms", formID, "requests"),
 		Auth:   transport.Bearer, JSON: r,
 	}
-	if err := c.t.Do(ctx, req, &out); err != nil {
+	if err := c.t().Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("forms: create request (v2) for %s: %w", formID, err)
 	}
 	return &out, nil

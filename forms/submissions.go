@@ -111,7 +111,7 @@ func (c *Client) listPage(ctx context.Context, externalID string, opts *ListOpti
 		req.Query = opts
 	}
 	var p page
-	if err := c.t.Do(ctx, req, &p); err != nil {
+	if err := c.t().Do(ctx, req, &p); err != nil {
 		return nil, fmt.Errorf("forms: list submissions of %s: %w", externalID, err)
 	}
 	return &p, nil

@@ -16,17 +16,16 @@ import (
 
 // Client manages the account's webhook subscriptions. Get it as the
 // Webhooks field of a signkit.Client; it is safe for concurrent use.
-type Client struct {
-	t    *transport.Client
-	base string // {Webhook}, e.g. https://app.penneo.com/webhook
-}
+//
+// signkit.NewClient is the only way to make one: a Client is defined over
+// the SDK's internal connection (docs/architecture.md, "One way in").
+type Client transport.Service
 
-// NewClient returns a Client that sends through t to the webhook service at
-// baseURL (signkit.Endpoints.Webhook). signkit.NewClient calls it; users do
-// not need to.
-func NewClient(t *transport.Client, baseURL string) *Client {
-	return &Client{t: t, base: baseURL}
-}
+// t answers the transport the client's requests go through.
+func (c *Client) t() *transport.Client { return (*transport.Service)(c).Transport() }
+
+// base answers {Webhook}, e.g. https://app.penneo.com/webhook.
+func (c *Client) base() string { return (*transport.Service)(c).URLs().Webhook }
 
 // SubscriptionRequest creates or replaces a subscription. On update, a field
 // left unset (Endpoint "", no EventTypes, IsActive nil) keeps its current
@@ -134,7 +133,7 @@ func (s Subscription) String() string {
 func (s Subscription) GoString() string { return s.String() }
 
 func (c *Client) url(segments ...string) string {
-	return transport.JoinURL(c.base+"/api/v1/subscriptions", segments...)
+	return transport.JoinURL(c.base()+"/api/v1/subscriptions", segments...)
 }
 
 // CreateSubscription validates r and creates the subscription; the answer
@@ -158,7 +157,7 @@ func (c *Client) CreateSubscription(ctx context.Context, r *SubscriptionRequest)
 	var s Subscription
 	req := &transport.Request{Method: http.MethodPost, URL: c.url(), Auth: transport.Bearer, JSON: r, Header: charset(),
 		Resend: retry.ConflictSafe}
-	err := c.t.Do(ctx, req, &s)
+	err := c.t().Do(ctx, req, &s)
 	if err != nil && req.Resent && errors.Is(err, apierror.ErrConflict) {
 		return c.findCreated(ctx, r, err)
 	}
@@ -217,7 +216,7 @@ func (c *Client) ListSubscriptions(ctx context.Context) ([]Subscription, error) 
 	var page struct {
 		Items []Subscription `json:"items"`
 	}
-	if err := c.t.Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(), Auth: transport.Bearer, Header: charset()}, &page); err != nil {
+	if err := c.t().Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(), Auth: transport.Bearer, Header: charset()}, &page); err != nil {
 		return nil, err
 	}
 	return page.Items, nil
@@ -229,7 +228,7 @@ func (c *Client) GetSubscription(ctx context.Context, id string) (*Subscription,
 		return nil, err
 	}
 	var s Subscription
-	if err := c.t.Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(id), Auth: transport.Bearer, Header: charset()}, &s); err != nil {
+	if err := c.t().Do(ctx, &transport.Request{Method: http.MethodGet, URL: c.url(id), Auth: transport.Bearer, Header: charset()}, &s); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -242,7 +241,7 @@ func (c *Client) DeleteSubscription(ctx context.Context, id string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	return c.t.Do(ctx, &transport.Request{Method: http.MethodDelete, URL: c.url(id), Auth: transport.Bearer,
+	return c.t().Do(ctx, &transport.Request{Method: http.MethodDelete, URL: c.url(id), Auth: transport.Bearer,
 		Header: charset(), GoneIsDone: true}, nil)
 }
 
@@ -251,7 +250,7 @@ func (c *Client) DeleteSubscription(ctx context.Context, id string) error {
 // body is the empty JSON object the service expects (see docs/platform.md,
 // "Webhook service").
 func (c *Client) SendTestEvent(ctx context.Context) error {
-	return c.t.Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url("test"), Auth: transport.Bearer,
+	return c.t().Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url("test"), Auth: transport.Bearer,
 		JSON: struct{}{}, Header: charset()}, nil)
 }
 

@@ -40,7 +40,7 @@ func (c *Client) UpdateSubscription(ctx context.Context, id string, r *Subscript
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.t.Send(ctx, &transport.Request{Method: http.MethodPut, URL: c.url(id), Auth: transport.Bearer,
+	resp, err := c.t().Send(ctx, &transport.Request{Method: http.MethodPut, URL: c.url(id), Auth: transport.Bearer,
 		JSON: body, Header: charset()})
 	if err != nil {
 		return nil, err
