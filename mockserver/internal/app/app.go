@@ -7,6 +7,7 @@ package app
 
 import (
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/send"
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
 	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
+	"github.com/signkit/signkit-go/mockserver/internal/traffic"
 	"github.com/signkit/signkit-go/mockserver/internal/webhook"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
@@ -53,6 +55,12 @@ type App struct {
 	Faults   *faults.Store     // injected faults
 	Temp     *tmpdir.Dir       // uploaded files and signed PDFs
 
+	// OpenAPI answers the mock's OpenAPI description as JSON
+	// (docs/mockserver.md, "OpenAPI description").
+	OpenAPI func() ([]byte, error)
+	// Patterns are the route table's patterns, in its order.
+	Patterns []string
+
 	quotas     *quota.Set
 	handler    http.Handler
 	resetHooks []func() // run by Reset, in registration order
@@ -66,7 +74,8 @@ func New(cfg Config) *App {
 		start = time.Now()
 	}
 	a := &App{Cfg: cfg, Clock: clock.New(cfg.ManualClock, start), Journal: journal.New(cfg.JournalSize),
-		quotas: quota.NewSet(cfg.Limits), Temp: &tmpdir.Dir{}, Faults: faults.NewStore(cfg.MaxBodyBytes)}
+		quotas: quota.NewSet(cfg.Limits), Temp: &tmpdir.Dir{}, Faults: faults.NewStore(cfg.MaxBodyBytes),
+		OpenAPI: newOpenAPI()}
 	a.onReset(a.quotas.Reset)
 	a.onReset(a.Faults.Reset)
 	a.initAccounts()
@@ -75,6 +84,9 @@ func New(cfg Config) *App {
 	a.initSend()     // after initSigning: its jobs create case files there
 	a.initWebhooks() // after initSigning: it listens to the event log
 	a.handler = wire.WithRequestID(journal.Middleware(a.Journal, a.Clock.Now, a.Faults.Middleware(a.routes())))
+	if dir := os.Getenv(traffic.DirEnv); dir != "" {
+		a.handler = traffic.Record(dir, a.handler) // the OpenAPI check's recording (docs/mockserver.md)
+	}
 	return a
 }
 

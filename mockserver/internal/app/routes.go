@@ -15,9 +15,15 @@ const SendCreatePath = "/api/v1/casefiles/20251022/create"
 func (a *App) routes() http.Handler {
 	mux := http.NewServeMux()
 	// route registers a route; protected services check the token first.
-	route := func(svc service, pattern string, h handlerFunc) { mux.Handle(pattern, a.serve(svc, true, h)) }
+	route := func(svc service, pattern string, h handlerFunc) {
+		a.Patterns = append(a.Patterns, pattern)
+		mux.Handle(pattern, a.serve(svc, true, h))
+	}
 	// open registers a route of a protected service that needs no token.
-	open := func(svc service, pattern string, h handlerFunc) { mux.Handle(pattern, a.serve(svc, false, h)) }
+	open := func(svc service, pattern string, h handlerFunc) {
+		a.Patterns = append(a.Patterns, pattern)
+		mux.Handle(pattern, a.serve(svc, false, h))
+	}
 
 	// Auth, {Auth} = /auth: the API Keys Grant token endpoint.
 	route(svcAuth, "POST /auth/oauth/token", a.Accounts.HandleToken)
@@ -87,6 +93,7 @@ func (a *App) routes() http.Handler {
 		route(svcControl, "GET /mock/faults", a.Faults.HandleList)
 		route(svcControl, "POST /mock/faults", a.Faults.HandleAdd)
 		route(svcControl, "DELETE /mock/faults", a.Faults.HandleClear)
+		route(svcControl, "GET /mock/openapi.json", ctl.openAPI) // this table as OpenAPI 3.0.3
 
 		// The dashboard: server-rendered pages over the control API.
 		ui := a.dashboard()

@@ -230,9 +230,13 @@ func newVersion(number int, def *formJSON) *formVersion {
 
 // json answers the wire shape of a version of a form in the given status.
 func (v *formVersion) json(externalID, status, publicURL string) formJSON {
+	sections := v.sections
+	if sections == nil {
+		sections = []sectionJSON{} // a form without sections answers [], not null
+	}
 	return formJSON{FormID: externalID, ExternalID: externalID, Name: v.name, Language: v.language,
 		Description: v.description, Status: status, Version: v.number, CaseFileTitleTemplate: v.titleTemplate,
-		PublicURL: publicURL, Sections: v.sections}
+		PublicURL: publicURL, Sections: sections}
 }
 
 // value answers the answer to the named input field, "" when there is none.

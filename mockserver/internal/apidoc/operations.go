@@ -1,0 +1,201 @@
+package apidoc
+
+// operations answers every route of the mock, in the order of routes.go
+// (its table of contents), as the description tells it. A test checks that
+// the two list the same routes.
+func operations() []operation {
+	var ops []operation
+	ops = append(ops, authAndForms()...)
+	ops = append(ops, sendAndSigning()...)
+	ops = append(ops, webhooksAndPages()...)
+	ops = append(ops, control()...)
+	ops = append(ops, dashboard()...)
+	return ops
+}
+
+// formQuery is ?publish=true of a form create or update.
+var formQuery = []param{{"publish", boolean, "true publishes the form in the same call; empty: false"}}
+
+// urlEncoded is a form post of a person's browser, named fields only.
+func urlEncoded(props Schema) Schema {
+	s := Schema{"schema": Schema{"type": "object", "properties": props}}
+	return Schema{"application/x-www-form-urlencoded": s, "multipart/form-data": s}
+}
+
+func authAndForms() []operation {
+	const forms = "/collect/api/v1/forms/{externalId}"
+	form := ok("200", "The form.", ref("Form"))
+	answers := ok("200", "The answers.", ref("Answers"))
+	prefill := ok("200", "The prefilled link.", ref("PrefillLink"))
+	return []operation{
+		{method: "POST", path: "/auth/oauth/token", tag: "Auth", summary: "API Keys Grant: an access token",
+			body: jsonBody(ref("TokenRequest")), answers: ok("200", "The token.", ref("Token")),
+			htmlErrors: false},
+		{method: "POST", path: "/collect/api/v1/forms", tag: "Forms", summary: "Create a form (a draft, or published with ?publish=true)",
+			auth: true, query: formQuery, body: jsonBody(ref("FormDefinition")), answers: ok("201", "The form created.", ref("Form"))},
+		{method: "GET", path: forms, tag: "Forms", summary: "Get a form", auth: true, answers: form},
+		{method: "PUT", path: forms, tag: "Forms", summary: "Update a form (a new version)", auth: true, query: formQuery,
+			body: jsonBody(ref("FormDefinition")), answers: form},
+		{method: "POST", path: forms + "/publish", tag: "Forms", summary: "Publish a form's draft", auth: true, answers: form},
+		{method: "POST", path: forms + "/archive", tag: "Forms", summary: "Archive a form", auth: true, answers: form},
+		{method: "POST", path: forms + "/requests", tag: "Forms", summary: "A prefilled link (one value per field)", auth: true,
+			body: jsonBody(ref("PrefillV1")), answers: prefill},
+		{method: "POST", path: "/collect/api/v2/forms/{externalId}/requests", tag: "Forms",
+			summary: "A prefilled link (values per instance of multi-entry sections)", auth: true,
+			body: jsonBody(ref("PrefillV2")), answers: prefill},
+		{method: "GET", path: forms + "/requests/{requestId}/answers", tag: "Forms", summary: "The answers of a prefilled link's submission",
+			auth: true, answers: answers},
+		{method: "GET", path: forms + "/submissions", tag: "Forms", summary: "List a form's submissions", auth: true,
+			query: []param{{"limit", integer, "1 to 1000, default 10"}, {"offset", integer, "at least 0"},
+				{"completedAfter", Schema{"type": "string", "format": "date-time"}, "RFC 3339"},
+				{"completedBefore", Schema{"type": "string", "format": "date-time"}, "RFC 3339"}},
+			answers: ok("200", "One page of submissions.", ref("SubmissionPage"))},
+		{method: "GET", path: forms + "/submissions/{submissionId}/answers", tag: "Forms", summary: "A submission's answers",
+			auth: true, answers: answers},
+		{method: "GET", path: "/collect/api/v1/casefiles/{casefileId}/files", tag: "Forms", summary: "The files a submission uploaded",
+			auth: true, answers: ok("200", "The files.", Schema{"type": "array", "items": ref("UploadedFile")})},
+		{method: "GET", path: "/collect/api/v1/casefiles/{casefileId}/files/{fileId}", tag: "Forms", summary: "One uploaded file's bytes",
+			auth: true, answers: Schema{"200": answer("The file, with the Content-Type it was uploaded with.",
+				Schema{"*/*": Schema{"schema": binary}})}},
+	}
+}
+
+func sendAndSigning() []operation {
+	caseFile := ok("200", "The case file.", ref("CaseFile"))
+	content := Schema{"200": answer("The document: a PDF, or with Accept: application/json its content in base64.",
+		Schema{"application/pdf": Schema{"schema": binary}, "application/json": Schema{"schema": ref("DocumentContent")}})}
+	contentQuery := []param{{"signed", boolean, "false: the original, not the signed PDF"}}
+	return []operation{
+		{method: "POST", path: "/send/api/v1/casefiles/20251022/create", tag: "Send",
+			summary: "Create a case file in one multipart request: a data field and one files part per document", auth: true,
+			body: Schema{"multipart/form-data": Schema{
+				"schema": Schema{"type": "object", "required": []string{"data"},
+					"properties": Schema{"data": ref("SendDefinition"), "files": Schema{"type": "array", "items": binary}}},
+				"encoding": Schema{"data": Schema{"contentType": "application/json"}}}},
+			answers: ok("200", "The job, queued.", ref("SendJob"))},
+		{method: "POST", path: "/send/api/v1/queue/public/status", tag: "Send", summary: "A Send job's state (no token)",
+			body: jsonBody(obj(Schema{"uuid": str, "payloadHash": str})),
+			answers: Schema{"200": answer("The job.", jsonBody(ref("QueueJob"))),
+				"404": answer("No such job.", jsonBody(ref("JobNotFound")))}},
+		{method: "GET", path: "/api/v1/casefiles", tag: "Signing", summary: "List the case files the user may read", auth: true,
+			query: []param{{"status", str, "statuses 0 to 8, comma-separated"}, {"title", str, ""}, {"metaData", str, ""},
+				{"reference", str, ""}, {"ids", str, "ids, comma-separated"}, {"createdAfter", str, "unix seconds or RFC 3339"},
+				{"createdBefore", str, "unix seconds or RFC 3339"}, {"sort", str, "fields, comma-separated, - for descending"},
+				{"order", Schema{"type": "string", "enum": []string{"asc", "desc", "ASC", "DESC"}}, ""},
+				{"page", integer, "with x-paginate: true"}, {"perPage", integer, ""}, {"per_page", integer, ""},
+				{"limit", integer, ""}, {"offset", integer, ""}},
+			header:  []param{{"x-paginate", str, "true: one page, and a Link header to the next"}},
+			answers: ok("200", "The case files.", Schema{"type": "array", "items": ref("CaseFile")})},
+		{method: "GET", path: "/api/v1/casefiles/{casefileId}", tag: "Signing", summary: "Get a case file", auth: true, answers: caseFile},
+		{method: "DELETE", path: "/api/v1/casefiles/{casefileId}", tag: "Signing", summary: "Delete a case file that is not completed",
+			auth: true, answers: caseFile},
+		{method: "GET", path: "/api/v3/casefiles/{casefileId}", tag: "Signing", summary: "Get a case file", auth: true, answers: caseFile},
+		{method: "GET", path: "/api/v3/documents/{documentId}/content", tag: "Signing", summary: "A document's content",
+			auth: true, query: contentQuery, answers: content},
+		{method: "GET", path: "/api/v1/documents/{documentId}/content", tag: "Signing", summary: "A document's content",
+			auth: true, query: contentQuery, answers: content},
+	}
+}
+
+func webhooksAndPages() []operation {
+	const subs = "/webhook/api/v1/subscriptions"
+	sub := ok("200", "The subscription.", ref("Subscription"))
+	none := Schema{"204": answer("Done.", nil)}
+	page := Schema{"200": answer("The page.", html)}
+	submit := urlEncoded(Schema{})
+	submit["multipart/form-data"].(Schema)["schema"].(Schema)["additionalProperties"] = true
+	submitted := Schema{"200": answer("The thank-you page.", html),
+		"201": answer("With Accept: application/json, the submission.", jsonBody(ref("Submitted")))}
+	return []operation{
+		{method: "POST", path: subs + "/test", tag: "Webhooks", summary: "Send a test event to the subscriptions", auth: true,
+			body: jsonBody(Schema{"type": "object"}), bodyOptional: true, answers: none},
+		{method: "POST", path: subs, tag: "Webhooks", summary: "Subscribe", auth: true,
+			body: jsonBody(ref("SubscriptionRequest")), answers: ok("201", "The subscription.", ref("Subscription"))},
+		{method: "GET", path: subs, tag: "Webhooks", summary: "List the subscriptions", auth: true,
+			answers: ok("200", "The subscriptions.", items("Subscription"))},
+		{method: "GET", path: subs + "/{id}", tag: "Webhooks", summary: "Get a subscription", auth: true, answers: sub},
+		{method: "PUT", path: subs + "/{id}", tag: "Webhooks", summary: "Replace a subscription", auth: true,
+			body: jsonBody(ref("SubscriptionRequest")), answers: sub},
+		{method: "DELETE", path: subs + "/{id}", tag: "Webhooks", summary: "Delete a subscription", auth: true, answers: none},
+
+		{method: "GET", path: "/public/forms/{externalId}", tag: "Public pages", summary: "A published form's page",
+			answers: page, htmlErrors: true},
+		{method: "POST", path: "/public/forms/{externalId}", tag: "Public pages",
+			summary: "Submit the form: inputs named by field name (field[i] in instance i, field[] for each value)",
+			body:    submit, answers: submitted, htmlErrors: true},
+		{method: "GET", path: "/public/forms/{externalId}/requests/{requestId}", tag: "Public pages", summary: "A prefilled link's page",
+			answers: page, htmlErrors: true},
+		{method: "POST", path: "/public/forms/{externalId}/requests/{requestId}", tag: "Public pages",
+			summary: "Submit a prefilled link's form", body: submit, answers: submitted, htmlErrors: true},
+		{method: "GET", path: "/public/sign/{token}", tag: "Public pages", summary: "A signer's signing page",
+			query:   []param{{"confirm", str, "reject: ask to confirm a rejection"}, {"done", str, "what was just done"}},
+			answers: page, htmlErrors: true},
+		{method: "POST", path: "/public/sign/{token}", tag: "Public pages", summary: "Sign or reject",
+			body: urlEncoded(Schema{"action": Schema{"type": "string", "enum": []string{"sign", "reject"}}, "confirm": str}),
+			answers: Schema{"200": answer("With Accept: application/json, the case file.", jsonBody(ref("CaseFile"))),
+				"303": answer("Back to the signing page (or to the rejection's confirmation).", nil)},
+			htmlErrors: true},
+		{method: "GET", path: "/public/sign/{token}/documents/{documentId}", tag: "Public pages", summary: "A document, as the signer sees it",
+			answers: Schema{"200": answer("The PDF.", Schema{"application/pdf": Schema{"schema": binary}})}, htmlErrors: true},
+	}
+}
+
+func control() []operation {
+	const cf = "/mock/casefiles/{casefileId}"
+	caseFile := ok("200", "The case file, after the change.", ref("CaseFile"))
+	c := func(method, path, summary string, body Schema, answers Schema) operation {
+		op := operation{method: method, path: path, tag: "Control (mock only)", summary: summary, answers: answers}
+		if body != nil {
+			op.body = jsonBody(body)
+		}
+		return op
+	}
+	return []operation{
+		c("GET", "/mock/health", "Health and the mock's time", nil, ok("200", "Up.", obj(Schema{"status": str, "now": str}))),
+		c("GET", "/mock/credentials", "The default admin user's ids and credentials", nil, ok("200", "The user.", ref("Identity"))),
+		c("POST", "/mock/users", "Add a user", ref("UserSpec"), ok("201", "The user.", ref("Identity"))),
+		{method: "POST", path: "/mock/token", tag: "Control (mock only)", summary: "A token without the grant (not on the platform)",
+			body: jsonBody(loose(obj(Schema{"userId": integer}))), bodyOptional: true, answers: ok("200", "The token.", ref("MockToken"))},
+		c("GET", "/mock/clock", "The mock's time", nil, ok("200", "Now.", ref("Clock"))),
+		c("POST", "/mock/clock/advance", "Move the clock and run what falls due", obj(Schema{"seconds": Schema{"type": "number"}}),
+			ok("200", "Now.", ref("Clock"))),
+		c("GET", "/mock/requests", "The last requests", nil, ok("200", "Oldest first.", items("Request"))),
+		c("GET", "/mock/stats", "What the mock holds", nil, ok("200", "The counts.", ref("Stats"))),
+		c("POST", "/mock/reset", "Drop everything", nil, Schema{"204": answer("Reset.", nil)}),
+		c("POST", cf+"/signers/{signerId}/{action}", "A signer's action (sign, reject, open, …)", nil, caseFile),
+		c("POST", cf+"/shared-folder", "Put a case file in the shared folder or take it out",
+			loose(obj(Schema{"shared": boolean})), caseFile),
+		c("POST", cf+"/expiry", "Set when a case file expires", loose(obj(Schema{"expireAt": str})), caseFile),
+		c("POST", cf+"/anonymize", "Anonymize a finished case file", nil, caseFile),
+		c("GET", "/mock/emails", "The outbox", nil, ok("200", "Oldest first.", items("Email"))),
+		c("GET", "/mock/events", "The event log", nil, ok("200", "Oldest first.", items("Event"))),
+		c("GET", "/mock/deliveries", "Every webhook delivery attempt", nil, ok("200", "Oldest first.", items("Delivery"))),
+		c("GET", "/mock/faults", "The injected faults", nil, ok("200", "The faults.", items("Fault"))),
+		c("POST", "/mock/faults", "Inject a fault", ref("FaultSpec"), ok("201", "The fault.", ref("Fault"))),
+		c("DELETE", "/mock/faults", "Clear the faults", nil, Schema{"204": answer("Cleared.", nil)}),
+		c("GET", "/mock/openapi.json", "This description", nil, ok("200", "OpenAPI "+Version+".", Schema{"type": "object"})),
+	}
+}
+
+func dashboard() []operation {
+	page := Schema{"200": answer("The page.", html)}
+	back := Schema{"303": answer("Back to the page, with a note.", nil)}
+	d := func(method, path, summary string, answers Schema) operation {
+		op := operation{method: method, path: path, tag: "Dashboard (mock only)", summary: summary, answers: answers, htmlErrors: true}
+		if method == "POST" {
+			op.body = urlEncoded(Schema{})
+			op.bodyOptional = true
+		}
+		return op
+	}
+	return []operation{
+		d("GET", "/mock/ui", "The dashboard: the inbox", page),
+		d("GET", "/mock/ui/emails", "The inbox", page),
+		d("GET", "/mock/ui/casefiles", "Case files and their signers", page),
+		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/{action}", "A signer's action", back),
+		d("GET", "/mock/ui/webhooks", "Subscriptions and delivery attempts", page),
+		d("POST", "/mock/ui/webhooks/replay", "Replay an event", back),
+		d("GET", "/mock/ui/clock", "The clock", page),
+		d("POST", "/mock/ui/clock", "Advance the clock", back),
+	}
+}

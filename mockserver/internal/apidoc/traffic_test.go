@@ -1,0 +1,244 @@
+package apidoc_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/signkit/signkit-go/mockserver/internal/traffic"
+)
+
+// integrationPackages are the suites whose traffic with the mock is
+// checked: every package whose tests talk to it from Go.
+var integrationPackages = []string{".", "./forms", "./casefiles", "./webhooks/...", "./mockserver",
+	"./examples/...", "./internal/hardening"}
+
+// TestIntegrationTrafficMatchesDescription runs the integration suites
+// with the mock recording every exchange (traffic.DirEnv), then checks each
+// request and answer against the description with kin-openapi's
+// openapi3filter: a request the description refuses must have been
+// refused (4xx), and every answer must be one the description allows,
+// status, media type and body. File bodies (multipart uploads, PDFs,
+// uploaded files) are not recorded, so not checked. Every described
+// operation must have been exercised.
+func TestIntegrationTrafficMatchesDescription(t *testing.T) {
+	doc, _ := load(t)
+	exchanges := recordIntegrationTraffic(t)
+	if len(exchanges) < 2000 {
+		t.Fatalf("only %d exchanges recorded: the suites did not run", len(exchanges))
+	}
+	problems, exercised := check(t, doc, exchanges)
+	report(t, problems)
+	var missed []string
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			if !exercised[method+" "+path] {
+				missed = append(missed, method+" "+path)
+			}
+		}
+	}
+	slices.Sort(missed)
+	for _, m := range missed {
+		t.Errorf("no integration test exchanged %s with the mock", m)
+	}
+	t.Logf("checked %d exchanges over %d operations", len(exchanges), len(exercised))
+}
+
+// recordIntegrationTraffic runs go test on the integration packages with
+// recording on, and answers what was recorded. Their failures are the
+// main run's business: a failed run still yields its traffic.
+func recordIntegrationTraffic(t *testing.T) []traffic.Exchange {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is not on PATH: %v", err)
+	}
+	root, err := exec.Command(goBin, "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
+	}
+	dir := t.TempDir()
+	args := append([]string{"test", "-count=1"}, integrationPackages...)
+	cmd := exec.Command(goBin, args...)
+	cmd.Dir = strings.TrimSpace(string(root))
+	cmd.Env = append(os.Environ(), traffic.DirEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Logf("the integration suites failed while recording (the main run reports why): %v\n%s", err, tail(out, 40))
+	}
+	exchanges, err := traffic.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	t.Logf("%d exchanges from %d mocks", len(exchanges), len(files))
+	return exchanges
+}
+
+// problem is one way an exchange disagreed with the description.
+type problem struct {
+	key     string // operation, status and the validator's first line
+	example string
+}
+
+// check validates each exchange and answers the problems and the
+// operations exercised ("METHOD /path/{wildcard}").
+func check(t *testing.T, doc *openapi3.T, exchanges []traffic.Exchange) ([]problem, map[string]bool) {
+	t.Helper()
+	doc.Servers = nil // match paths as they are
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errorSchema := doc.Components.Schemas["Error"].Value
+	exercised := map[string]bool{}
+	var problems []problem
+	ctx := context.Background()
+	for _, ex := range exchanges {
+		method := ex.Method
+		if method == http.MethodHead {
+			method = http.MethodGet
+		}
+		target := ex.Path
+		if ex.RawQuery != "" {
+			target += "?" + ex.RawQuery
+		}
+		req := httptest.NewRequest(method, "http://mock"+target, strings.NewReader(ex.Body))
+		for k, v := range ex.Header {
+			req.Header.Set(k, v)
+		}
+		route, params, err := router.FindRoute(req)
+		if err != nil {
+			// Not a described route: the mock must have refused it (4xx),
+			// or a test injected a fault there; either way with its error
+			// body.
+			var body struct {
+				Error string `json:"error"`
+			}
+			_ = jsonUnmarshal(ex.Answer, &body)
+			switch {
+			case (ex.Status < 400 || ex.Status >= 500) && body.Error != "injected_fault":
+				problems = append(problems, problem{fmt.Sprintf("%s %s: not described, answered %d", ex.Method, ex.Path, ex.Status), ""})
+			case ex.AnswerKept:
+				if verr := validateJSON(errorSchema, ex.Answer); verr != nil {
+					problems = append(problems, problem{fmt.Sprintf("undescribed route's %d: %v", ex.Status, firstLine(verr)), ex.Path})
+				}
+			case strings.HasPrefix(ex.Path, "/public/") && strings.HasPrefix(ex.ContentType, "text/html") && ex.Status == http.StatusNotFound:
+				// a person's browser gets an HTML page under /public/
+			case ex.Method != http.MethodHead:
+				problems = append(problems, problem{fmt.Sprintf("%s %s: not described, answered %d without JSON", ex.Method, ex.Path, ex.Status), ""})
+			}
+			continue
+		}
+		op := route.Method + " " + route.Path
+		exercised[op] = true
+		opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+			ExcludeRequestBody: !ex.BodyKept, MultiError: false}
+		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
+		if reqErr := openapi3filter.ValidateRequest(ctx, in); reqErr != nil && ex.Status < 400 {
+			problems = append(problems, problem{fmt.Sprintf("%s: the description refuses a request the mock answered %d: %s",
+				op, ex.Status, firstLine(reqErr)), target + " " + clip(ex.Body)})
+		}
+		header := http.Header{}
+		if ex.ContentType != "" {
+			header.Set("Content-Type", ex.ContentType)
+		}
+		out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: ex.Status, Header: header,
+			Body: io.NopCloser(bytes.NewReader([]byte(ex.Answer))),
+			Options: &openapi3filter.Options{ExcludeResponseBody: !ex.AnswerKept || ex.Method == http.MethodHead,
+				IncludeResponseStatus: true}}
+		if respErr := openapi3filter.ValidateResponse(ctx, out); respErr != nil {
+			problems = append(problems, problem{fmt.Sprintf("%s → %d: %s", op, ex.Status, firstLine(respErr)), clip(ex.Answer)})
+		}
+	}
+	return problems, exercised
+}
+
+// validateJSON checks a JSON text against a schema.
+func validateJSON(s *openapi3.Schema, text string) error {
+	var v any
+	if err := jsonUnmarshal(text, &v); err != nil {
+		return err
+	}
+	return s.VisitJSON(v)
+}
+
+// report fails the test with each distinct problem once, with a count and
+// an example.
+func report(t *testing.T, problems []problem) {
+	t.Helper()
+	count := map[string]int{}
+	example := map[string]string{}
+	for _, p := range problems {
+		count[p.key]++
+		if _, seen := example[p.key]; !seen {
+			example[p.key] = p.example
+		}
+	}
+	keys := make([]string, 0, len(count))
+	for k := range count {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Errorf("%d× %s\n\texample: %s", count[k], k, example[k])
+	}
+}
+
+func firstLine(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func clip(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+func tail(b []byte, lines int) string {
+	all := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(all[max(0, len(all)-lines):], "\n")
+}
+
+// TestCheckCatchesAShapeChange shows what the traffic check refuses: an
+// answer with a renamed field, one with a field of the wrong type, and a
+// request the description refuses that the mock accepted.
+func TestCheckCatchesAShapeChange(t *testing.T) {
+	doc, _ := load(t)
+	good := traffic.Exchange{Method: "POST", Path: "/public/forms/f1", Header: map[string]string{
+		"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"},
+		Body: "name=Ann", BodyKept: true, Status: 201, ContentType: "application/json",
+		Answer: `{"submissionId":1,"casefileId":2}`, AnswerKept: true}
+	renamed, retyped, lax := good, good, good
+	renamed.Answer = `{"submission_id":1,"casefileId":2}`
+	retyped.Answer = `{"submissionId":"1","casefileId":2}`
+	lax.Method, lax.Path, lax.RawQuery, lax.Status = "GET", "/collect/api/v1/forms/f1/submissions", "limit=ten", 200
+	lax.Answer = `{"items":[],"limit":10,"offset":0,"total":0}`
+	if problems, _ := check(t, doc, []traffic.Exchange{good}); len(problems) != 0 {
+		t.Fatalf("a good exchange was refused: %v", problems)
+	}
+	for name, ex := range map[string]traffic.Exchange{"renamed": renamed, "retyped": retyped, "lax": lax} {
+		if problems, _ := check(t, doc, []traffic.Exchange{ex}); len(problems) != 1 {
+			t.Errorf("%s: %d problems, want 1: %v", name, len(problems), problems)
+		}
+	}
+}

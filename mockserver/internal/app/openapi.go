@@ -1,0 +1,44 @@
+package app
+
+import (
+	"maps"
+	"net/http"
+	"sync"
+
+	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/apidoc"
+	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/faults"
+	"github.com/signkit/signkit-go/mockserver/internal/journal"
+	"github.com/signkit/signkit-go/mockserver/internal/send"
+	"github.com/signkit/signkit-go/mockserver/internal/signing"
+	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+)
+
+// Shapes answers every JSON shape the OpenAPI description reads from the
+// services' types.
+func Shapes() apidoc.Shapes {
+	shapes := apidoc.Shapes{"Fault": faults.Fault{}, "FaultSpec": faults.Fault{}, "Request": journal.Entry{}, "Stats": Stats{}}
+	for _, m := range []map[string]any{accounts.APIShapes(), collect.APIShapes(), send.APIShapes(),
+		signing.APIShapes(), webhook.APIShapes()} {
+		maps.Copy(shapes, m)
+	}
+	return shapes
+}
+
+// newOpenAPI answers a function that builds the OpenAPI description once,
+// on first use, and then answers it again.
+func newOpenAPI() func() ([]byte, error) {
+	return sync.OnceValues(func() ([]byte, error) { return apidoc.Build(Shapes()) })
+}
+
+// openAPI is GET /mock/openapi.json.
+func (c control) openAPI(w http.ResponseWriter, _ *http.Request) error {
+	doc, err := c.a.OpenAPI()
+	if err != nil {
+		return err // a 500: the description is broken, which a test would have caught
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, _ = w.Write(doc)
+	return nil
+}

@@ -1,0 +1,211 @@
+// Package traffic records what a mock exchanges, for the test that checks
+// it against the mock's OpenAPI description (docs/mockserver.md, "OpenAPI
+// description"). It is a maintainer's tool: a mock records only when the
+// environment variable DirEnv names a directory, and then writes one JSON
+// line per exchange into a file of its own there. Secrets stay out: of
+// the request headers it keeps Content-Type, Accept and x-paginate only.
+package traffic
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// DirEnv names the directory a mock records its exchanges into.
+const DirEnv = "SIGNKIT_MOCK_TRAFFIC_DIR"
+
+// maxBody is the largest body kept; a larger one is marked incomplete.
+const maxBody = 1 << 20
+
+// Exchange is one request and the answer the mock gave it.
+type Exchange struct {
+	Method   string            `json:"method"`
+	Path     string            `json:"path"`
+	RawQuery string            `json:"rawQuery,omitempty"`
+	Header   map[string]string `json:"header,omitempty"`
+	// Body is the request body when it is JSON or a form and was read to
+	// its end; BodyKept says so.
+	Body     string `json:"body,omitempty"`
+	BodyKept bool   `json:"bodyKept"`
+	Status   int    `json:"status"`
+	// ContentType is the answer's Content-Type.
+	ContentType string `json:"contentType,omitempty"`
+	// Answer is the answer's body when it is JSON; AnswerKept says so.
+	Answer     string `json:"answer,omitempty"`
+	AnswerKept bool   `json:"answerKept"`
+}
+
+// recorder writes exchanges to one file, created on first use.
+type recorder struct {
+	dir  string
+	mu   sync.Mutex
+	file *os.File
+	err  error
+}
+
+// Record answers next, recording every exchange into a new file under dir.
+// A request that a fault drops is not recorded: it has no answer.
+func Record(dir string, next http.Handler) http.Handler {
+	rec := &recorder{dir: dir}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ex := Exchange{Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery, Header: map[string]string{}}
+		for _, h := range []string{"Content-Type", "Accept", "X-Paginate"} {
+			if v := r.Header.Get(h); v != "" {
+				ex.Header[h] = v
+			}
+		}
+		var body *tee
+		if textual(r.Header.Get("Content-Type")) && r.Body != nil {
+			body = &tee{r: r.Body}
+			r.Body = body
+		}
+		cw := &capture{ResponseWriter: w}
+		next.ServeHTTP(cw, r)
+		if cw.dropped {
+			return
+		}
+		if body != nil {
+			ex.Body, ex.BodyKept = body.buf.String(), body.eof && !body.over
+		} else {
+			ex.BodyKept = r.ContentLength == 0 && r.Header.Get("Content-Type") == ""
+		}
+		ex.Status = cw.status
+		if ex.Status == 0 {
+			ex.Status = http.StatusOK
+		}
+		ex.ContentType = cw.Header().Get("Content-Type")
+		if isJSON(ex.ContentType) && !cw.over {
+			ex.Answer, ex.AnswerKept = cw.buf.String(), true
+		}
+		rec.write(ex)
+	})
+}
+
+// write appends ex to the recorder's file; a failure is logged once.
+func (rec *recorder) write(ex Exchange) {
+	line, err := json.Marshal(ex)
+	if err != nil {
+		return
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.file == nil && rec.err == nil {
+		rec.file, rec.err = os.CreateTemp(rec.dir, "traffic-*.jsonl")
+		if rec.err != nil {
+			log.Printf("signkit-mock: %s: %v", DirEnv, rec.err)
+		}
+	}
+	if rec.file != nil {
+		_, _ = rec.file.Write(append(line, '\n'))
+	}
+}
+
+// textual reports whether a request body of this type is kept: JSON and
+// forms are; files (multipart, PDFs) are not.
+func textual(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return isJSON(contentType) || mt == "application/x-www-form-urlencoded"
+}
+
+func isJSON(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// tee keeps what is read through it, up to maxBody.
+type tee struct {
+	r    io.ReadCloser
+	buf  bytes.Buffer
+	eof  bool
+	over bool
+}
+
+func (t *tee) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if t.buf.Len()+n > maxBody {
+		t.over = true
+	} else {
+		t.buf.Write(p[:n])
+	}
+	if errors.Is(err, io.EOF) {
+		t.eof = true
+	}
+	return n, err
+}
+
+func (t *tee) Close() error { return t.r.Close() }
+
+// capture keeps the status and, up to maxBody, the body of an answer.
+type capture struct {
+	http.ResponseWriter
+	status  int
+	buf     bytes.Buffer
+	over    bool
+	dropped bool
+}
+
+func (c *capture) WriteHeader(code int) {
+	if c.status == 0 {
+		c.status = code
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *capture) Write(b []byte) (int, error) {
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	if c.buf.Len()+len(b) > maxBody {
+		c.over = true
+	} else {
+		c.buf.Write(b)
+	}
+	return c.ResponseWriter.Write(b)
+}
+
+// MarkDropped records that a fault dropped the request.
+func (c *capture) MarkDropped() { c.dropped = true }
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (c *capture) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// Read answers every exchange recorded in the files under dir.
+func Read(dir string) ([]Exchange, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "traffic-*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Exchange
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 0, 64<<10), 4*maxBody)
+		for sc.Scan() {
+			var ex Exchange
+			if err := json.Unmarshal(sc.Bytes(), &ex); err != nil {
+				_ = f.Close()
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			out = append(out, ex)
+		}
+		_ = f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return out, nil
+}

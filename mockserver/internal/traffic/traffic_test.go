@@ -1,0 +1,57 @@
+package traffic
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestRecordKeepsExchangesWithoutSecrets(t *testing.T) {
+	dir := t.TempDir()
+	h := Record(dir, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/drop" {
+			w.(interface{ MarkDropped() }).MarkDropped()
+			return
+		}
+		_, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	}))
+	for _, c := range []struct{ path, ctype, body string }{
+		{"/a?x=1", "application/json", `{"name":"n"}`},
+		{"/b", "multipart/form-data; boundary=z", "--z--"},
+		{"/drop", "", ""},
+	} {
+		req := httptest.NewRequest(http.MethodPost, c.path, strings.NewReader(c.body))
+		if c.ctype != "" {
+			req.Header.Set("Content-Type", c.ctype)
+		}
+		req.Header.Set("Authorization", "Bearer s3cret-token")
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	got, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("recorded %d exchanges, want 2 (the dropped one has no answer): %+v", len(got), got)
+	}
+	a, b := got[0], got[1]
+	if a.Path != "/a" || a.RawQuery != "x=1" || a.Body != `{"name":"n"}` || !a.BodyKept ||
+		a.Status != 201 || a.Answer != `{"ok":true}` || !a.AnswerKept {
+		t.Errorf("JSON exchange: %+v", a)
+	}
+	if b.Body != "" || b.BodyKept {
+		t.Errorf("a multipart body is not kept: %+v", b)
+	}
+	for _, ex := range got {
+		for k, v := range ex.Header {
+			if strings.Contains(v, "s3cret") || strings.EqualFold(k, "Authorization") {
+				t.Errorf("the token was recorded: %s: %s", k, v)
+			}
+		}
+	}
+}
