@@ -98,6 +98,9 @@ func TestBrowserDashboard(t *testing.T) {
 	if n := run(t, ctx, "count attempts", chromedp.Evaluate[int](`document.querySelectorAll('`+delivered+`').length`)); n != 2 || received.Load() != 2 {
 		t.Errorf("after the replay: %d delivered attempts shown, %d received; want 2 and 2", n, received.Load())
 	}
+	if n := run(t, ctx, "replay marked", chromedp.Evaluate[int](`[...document.querySelectorAll('#deliveries tbody tr')].filter(r => r.innerText.includes('(replay)')).length`)); n != 1 {
+		t.Errorf("%d attempts marked (replay), want the one replayed", n)
+	}
 	shots.take(ctx, "3-webhooks")
 
 	run(t, ctx, "open the clock", chromedp.Navigate(ui+"/clock"))

@@ -29,7 +29,8 @@ func TestReplayDeliversTheSameEventAgain(t *testing.T) {
 	}
 	s.Advance(0)
 	got, reqs := s.Deliveries(), rc.requests()
-	if len(got) != 2 || got[1].EventID != first[0].EventID || got[1].Attempt != 1 || got[1].Outcome != OutcomeDelivered {
+	if len(got) != 2 || got[1].EventID != first[0].EventID || got[1].Attempt != 1 || got[1].Outcome != OutcomeDelivered ||
+		got[0].Replay || !got[1].Replay {
 		t.Fatalf("after the replay: %+v", got)
 	}
 	if len(reqs) != 2 || reqs[1].Header.Get("X-Event-Id") != reqs[0].Header.Get("X-Event-Id") || !bytes.Equal(reqs[1].Body, reqs[0].Body) {

@@ -51,7 +51,8 @@ type delivery struct {
 	eventID string // X-Event-Id: the same on every attempt
 	typ     string
 	body    []byte
-	attempt int // attempts made so far
+	attempt int  // attempts made so far
+	replay  bool // sent again by Replay (the dashboard's button)
 }
 
 // deliveryEngine posts events to subscriptions. Each subscription has a
@@ -181,7 +182,7 @@ func (e *deliveryEngine) attempt(d *delivery) {
 	at := e.svc.cfg.Clock.Now()
 	start := time.Now()
 	status, err := e.post(sub, d, at)
-	entry := Delivery{EventID: d.eventID, EventType: d.typ, SubscriptionID: d.subID, Attempt: d.attempt,
+	entry := Delivery{EventID: d.eventID, EventType: d.typ, SubscriptionID: d.subID, Attempt: d.attempt, Replay: d.replay,
 		At: at, Outcome: OutcomeDelivered, Status: status, DurationMs: time.Since(start).Milliseconds(), body: string(d.body)}
 	if err != nil {
 		entry.Outcome, entry.Error = OutcomeFailed, err.Error()

@@ -24,6 +24,9 @@ type Delivery struct {
 	SubscriptionID string `json:"subscriptionId"`
 	// Attempt counts from 1 (the first attempt) to 36 (the 35th retry).
 	Attempt int `json:"attempt"`
+	// Replay marks the attempts of an event sent again by the mock's
+	// Replay (the dashboard's button); they count from 1 again.
+	Replay bool `json:"replay,omitempty"`
 	// At is the mock time of the attempt (the t of its signature).
 	At time.Time `json:"at"`
 	// Outcome is OutcomeDelivered or OutcomeFailed.

@@ -36,7 +36,8 @@ func (svc *Service) Replay(subscriptionID, eventID string) error {
 	if !active {
 		return wire.Conflict("subscription %s is gone, inactive or no longer lists %s", subscriptionID, last.EventType)
 	}
-	svc.engine.submit(&delivery{subID: subscriptionID, gen: gen, eventID: eventID, typ: last.EventType, body: []byte(last.body)})
+	svc.engine.submit(&delivery{subID: subscriptionID, gen: gen, eventID: eventID, typ: last.EventType, body: []byte(last.body),
+		replay: true})
 	return nil
 }
 
