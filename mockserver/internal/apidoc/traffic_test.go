@@ -23,9 +23,11 @@ import (
 )
 
 // integrationPackages are the suites whose traffic with the mock is
-// checked: every package whose tests talk to it from Go.
+// checked: every package whose tests talk to it from Go, and
+// internal/vendorcheck, whose mock binary (which inherits the recording
+// variable) serves the vendor's Postman collections and the Python walk.
 var integrationPackages = []string{".", "./forms", "./casefiles", "./webhooks/...", "./mockserver",
-	"./examples/...", "./internal/hardening"}
+	"./examples/...", "./internal/hardening", "./internal/vendorcheck"}
 
 // TestIntegrationTrafficMatchesDescription runs the integration suites
 // with the mock recording every exchange (traffic.DirEnv), then checks each
