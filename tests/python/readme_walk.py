@@ -16,7 +16,9 @@ import queue
 import sys
 import threading
 import time
+import re
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -25,10 +27,13 @@ class Walk:
     def __init__(self, base):
         self.base = base.rstrip("/")
         self.token = None
+        self.called = set()  # (method, path) of every call to the mock
 
     # -- HTTP ---------------------------------------------------------------
     def call(self, method, path, body=None, headers=None, want=(200,), raw=False):
         url = path if path.startswith("http") else self.base + path
+        if url.startswith(self.base + "/"):
+            self.called.add((method, urllib.parse.urlsplit(url).path))
         data, hdrs = None, dict(headers or {})
         if body is not None and not isinstance(body, bytes):
             data = json.dumps(body).encode()
@@ -51,6 +56,20 @@ class Walk:
         return {"Authorization": "Bearer " + self.token}
 
     # -- the walk -----------------------------------------------------------
+    def read_openapi(self):
+        self.doc = self.call("GET", "/mock/openapi.json")
+        assert self.doc["openapi"] == "3.0.3", self.doc["openapi"]
+        return f"OpenAPI {self.doc['openapi']}, {len(self.doc['paths'])} paths"
+
+    def all_described(self):
+        routes = [(m.upper(), re.compile("^" + re.sub(r"\{[^/}]+\}", "[^/]+", p) + "$"))
+                  for p, item in self.doc["paths"].items() for m in item]
+        missing = sorted(f"{m} {p}" for m, p in self.called
+                         if not any(m == rm and rp.match(p) for rm, rp in routes))
+        if missing:
+            raise SystemExit("called but not in /mock/openapi.json: " + ", ".join(missing))
+        return f"each of the {len(self.called)} calls is in the description"
+
     def get_token(self):
         creds = self.call("GET", "/mock/credentials")
         nonce = os.urandom(16)
@@ -222,9 +241,9 @@ def main():
     if len(sys.argv) != 2:
         raise SystemExit("usage: readme_walk.py BASE_URL")
     w, receiver = Walk(sys.argv[1]), Receiver()
-    steps = [("token", w.get_token), ("form", w.create_and_publish_form), ("submission", w.submit),
+    steps = [("openapi", w.read_openapi), ("token", w.get_token), ("form", w.create_and_publish_form), ("submission", w.submit),
              ("case file", w.send_case_file), ("webhook", lambda: w.subscribe(receiver)),
-             ("signing", lambda: w.sign(receiver))]
+             ("signing", lambda: w.sign(receiver)), ("described", w.all_described)]
     for name, step in steps:
         print(f"{name:11} {step()}", flush=True)
     print("python walk: every step passed")
