@@ -36,9 +36,12 @@ type item struct {
 func New(size int) *Journal { return &Journal{slots: make([]atomic.Pointer[item], max(size, 1))} }
 
 // Add appends e, dropping the oldest entry once the journal is full.
-func (j *Journal) Add(e Entry) {
-	seq := j.next.Add(1) - 1
-	j.slots[seq%uint64(len(j.slots))].Store(&item{seq: seq, e: e})
+func (j *Journal) Add(e Entry) { j.add(&item{e: e}) }
+
+// add appends it, which it numbers; it must not change afterwards.
+func (j *Journal) add(it *item) {
+	it.seq = j.next.Add(1) - 1
+	j.slots[it.seq%uint64(len(j.slots))].Store(it)
 }
 
 // List answers the entries, oldest first. An entry whose Add has claimed
@@ -67,29 +70,36 @@ func (j *Journal) Reset() {
 }
 
 // Middleware records every request next serves (method, path without
-// query, status, the time now answers) after it was served.
+// query, status, the time now answers) after it was served. It allocates
+// once per request: the recorder, whose item the journal then keeps.
 func Middleware(j *Journal, now func() time.Time, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &recorder{ResponseWriter: w}
-		defer func() {
-			// A dropped request is listed with status 0, also when the drop
-			// aborted the handler with a panic; another panic as a 500.
-			p := recover()
-			switch {
-			case rec.dropped:
-				rec.status = 0
-			case p != nil && rec.status == 0:
-				rec.status = http.StatusInternalServerError
-			case rec.status == 0:
-				rec.status = http.StatusOK
-			}
-			j.Add(Entry{Method: r.Method, Path: r.URL.Path, Status: rec.status, At: now()})
-			if p != nil {
-				panic(p)
-			}
-		}()
+		defer rec.record(j, now, r)
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// record journals the request rec served. It must be deferred directly, as
+// it recovers a panic of the handler to list the request, then panics again.
+func (rec *recorder) record(j *Journal, now func() time.Time, r *http.Request) {
+	// A dropped request is listed with status 0, also when the drop
+	// aborted the handler with a panic; another panic as a 500.
+	p := recover()
+	switch {
+	case rec.dropped:
+		rec.status = 0
+	case p != nil && rec.status == 0:
+		rec.status = http.StatusInternalServerError
+	case rec.status == 0:
+		rec.status = http.StatusOK
+	}
+	rec.ResponseWriter = nil // the journal keeps the entry, not the answer's writer
+	rec.it.e = Entry{Method: r.Method, Path: r.URL.Path, Status: rec.status, At: now()}
+	j.add(&rec.it)
+	if p != nil {
+		panic(p)
+	}
 }
 
 // recorder remembers the status a handler wrote, or that the request was
@@ -98,6 +108,7 @@ type recorder struct {
 	http.ResponseWriter
 	status  int
 	dropped bool
+	it      item // the journal's entry, filled once served
 }
 
 func (s *recorder) WriteHeader(code int) {
