@@ -125,24 +125,8 @@ func check(t *testing.T, doc *openapi3.T, exchanges []traffic.Exchange) ([]probl
 		}
 		route, params, err := router.FindRoute(req)
 		if err != nil {
-			// Not a described route: the mock must have refused it (4xx),
-			// or a test injected a fault there; either way with its error
-			// body.
-			var body struct {
-				Error string `json:"error"`
-			}
-			_ = jsonUnmarshal(ex.Answer, &body)
-			switch {
-			case (ex.Status < 400 || ex.Status >= 500) && body.Error != "injected_fault":
-				problems = append(problems, problem{fmt.Sprintf("%s %s: not described, answered %d", ex.Method, ex.Path, ex.Status), ""})
-			case ex.AnswerKept:
-				if verr := validateJSON(errorSchema, ex.Answer); verr != nil {
-					problems = append(problems, problem{fmt.Sprintf("undescribed route's %d: %v", ex.Status, firstLine(verr)), ex.Path})
-				}
-			case strings.HasPrefix(ex.Path, "/public/") && strings.HasPrefix(ex.ContentType, "text/html") && ex.Status == http.StatusNotFound:
-				// a person's browser gets an HTML page under /public/
-			case ex.Method != http.MethodHead:
-				problems = append(problems, problem{fmt.Sprintf("%s %s: not described, answered %d without JSON", ex.Method, ex.Path, ex.Status), ""})
+			if p := checkUndescribed(ex, errorSchema); p != nil {
+				problems = append(problems, *p)
 			}
 			continue
 		}
@@ -168,6 +152,29 @@ func check(t *testing.T, doc *openapi3.T, exchanges []traffic.Exchange) ([]probl
 		}
 	}
 	return problems, exercised
+}
+
+// checkUndescribed checks an exchange on a route the description does not
+// have: the mock must have refused it (4xx), or a test injected a fault
+// there; either way with its error body (an HTML page for a person's
+// browser under /public/).
+func checkUndescribed(ex traffic.Exchange, errorSchema *openapi3.Schema) *problem {
+	var body struct {
+		Error string `json:"error"`
+	}
+	_ = jsonUnmarshal(ex.Answer, &body)
+	switch {
+	case (ex.Status < 400 || ex.Status >= 500) && body.Error != "injected_fault":
+		return &problem{fmt.Sprintf("%s %s: not described, answered %d", ex.Method, ex.Path, ex.Status), ""}
+	case ex.AnswerKept:
+		if verr := validateJSON(errorSchema, ex.Answer); verr != nil {
+			return &problem{fmt.Sprintf("undescribed route's %d: %v", ex.Status, firstLine(verr)), ex.Path}
+		}
+	case strings.HasPrefix(ex.Path, "/public/") && strings.HasPrefix(ex.ContentType, "text/html") && ex.Status == http.StatusNotFound:
+	case ex.Method != http.MethodHead:
+		return &problem{fmt.Sprintf("%s %s: not described, answered %d without JSON", ex.Method, ex.Path, ex.Status), ""}
+	}
+	return nil
 }
 
 // validateJSON checks a JSON text against a schema.
@@ -222,23 +229,26 @@ func tail(b []byte, lines int) string {
 }
 
 // TestCheckCatchesAShapeChange shows what the traffic check refuses: an
-// answer with a renamed field, one with a field of the wrong type, and a
-// request the description refuses that the mock accepted.
+// answer with a renamed field, one with a field of the wrong type, a
+// request the description refuses that the mock accepted, and a success on
+// a route the description does not have.
 func TestCheckCatchesAShapeChange(t *testing.T) {
 	doc, _ := load(t)
 	good := traffic.Exchange{Method: "POST", Path: "/public/forms/f1", Header: map[string]string{
 		"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"},
 		Body: "name=Ann", BodyKept: true, Status: 201, ContentType: "application/json",
 		Answer: `{"submissionId":1,"casefileId":2}`, AnswerKept: true}
-	renamed, retyped, lax := good, good, good
+	renamed, retyped, lax, undescribed := good, good, good, good
 	renamed.Answer = `{"submission_id":1,"casefileId":2}`
 	retyped.Answer = `{"submissionId":"1","casefileId":2}`
 	lax.Method, lax.Path, lax.RawQuery, lax.Status = "GET", "/collect/api/v1/forms/f1/submissions", "limit=ten", 200
 	lax.Answer = `{"items":[],"limit":10,"offset":0,"total":0}`
+	undescribed.Method, undescribed.Path, undescribed.Status = "GET", "/collect/api/v1/nope", 200
 	if problems, _ := check(t, doc, []traffic.Exchange{good}); len(problems) != 0 {
 		t.Fatalf("a good exchange was refused: %v", problems)
 	}
-	for name, ex := range map[string]traffic.Exchange{"renamed": renamed, "retyped": retyped, "lax": lax} {
+	for name, ex := range map[string]traffic.Exchange{"renamed": renamed, "retyped": retyped, "lax": lax,
+		"undescribed": undescribed} {
 		if problems, _ := check(t, doc, []traffic.Exchange{ex}); len(problems) != 1 {
 			t.Errorf("%s: %d problems, want 1: %v", name, len(problems), problems)
 		}
