@@ -4,6 +4,7 @@ package journal
 
 import (
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -17,31 +18,36 @@ type Entry struct {
 }
 
 // Journal remembers the last requests in a ring of fixed size. Every
-// request appends to it, so appending takes no lock: it claims the next
-// sequence number and stores its entry in that number's slot. It costs
-// O(1) and one allocation.
+// request appends to it: it claims the next sequence number and copies its
+// entry into that number's slot, under the slot's own lock, which nobody
+// else wants unless the ring has come round in the meantime. Appending
+// costs O(1) and allocates nothing (docs/mockserver.md, "Journals").
 type Journal struct {
-	slots []atomic.Pointer[item]
+	slots []slot
 	next  atomic.Uint64 // sequence number of the next entry
+	recs  sync.Pool     // *recorder, reused by Middleware
 }
 
-// item is an entry in its slot, with its sequence number: a slot still
-// holding an older entry, whose writer has not stored yet, is told apart.
-type item struct {
+// slot holds one entry with its sequence number plus one (0: empty), so
+// that a slot still holding an older entry is told apart.
+type slot struct {
+	mu  sync.Mutex
 	seq uint64
 	e   Entry
 }
 
 // New answers a journal that keeps the last size requests (at least one).
-func New(size int) *Journal { return &Journal{slots: make([]atomic.Pointer[item], max(size, 1))} }
+func New(size int) *Journal {
+	return &Journal{slots: make([]slot, max(size, 1)), recs: sync.Pool{New: func() any { return new(recorder) }}}
+}
 
 // Add appends e, dropping the oldest entry once the journal is full.
-func (j *Journal) Add(e Entry) { j.add(&item{e: e}) }
-
-// add appends it, which it numbers; it must not change afterwards.
-func (j *Journal) add(it *item) {
-	it.seq = j.next.Add(1) - 1
-	j.slots[it.seq%uint64(len(j.slots))].Store(it)
+func (j *Journal) Add(e Entry) {
+	seq := j.next.Add(1) - 1
+	s := &j.slots[seq%uint64(len(j.slots))]
+	s.mu.Lock()
+	s.seq, s.e = seq+1, e
+	s.mu.Unlock()
 }
 
 // List answers the entries, oldest first. An entry whose Add has claimed
@@ -54,9 +60,12 @@ func (j *Journal) List() []Entry {
 	}
 	out := make([]Entry, 0, n-first)
 	for seq := first; seq < n; seq++ {
-		if it := j.slots[seq%size].Load(); it != nil && it.seq == seq {
-			out = append(out, it.e)
+		s := &j.slots[seq%size]
+		s.mu.Lock()
+		if s.seq == seq+1 {
+			out = append(out, s.e)
 		}
+		s.mu.Unlock()
 	}
 	return out
 }
@@ -65,24 +74,29 @@ func (j *Journal) List() []Entry {
 func (j *Journal) Reset() {
 	j.next.Store(0)
 	for i := range j.slots {
-		j.slots[i].Store(nil)
+		s := &j.slots[i]
+		s.mu.Lock()
+		s.seq, s.e = 0, Entry{}
+		s.mu.Unlock()
 	}
 }
 
 // Middleware records every request next serves (method, path without
-// query, status, the time now answers) after it was served. It allocates
-// once per request: the recorder, whose item the journal then keeps.
+// query, status, the time now answers) after it was served. Its recorders
+// are reused, so that journaling allocates nothing per request.
 func Middleware(j *Journal, now func() time.Time, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &recorder{ResponseWriter: w}
-		defer rec.record(j, now, r)
+		rec := j.recs.Get().(*recorder)
+		*rec = recorder{ResponseWriter: w}
+		defer j.record(rec, now, r)
 		next.ServeHTTP(rec, r)
 	})
 }
 
-// record journals the request rec served. It must be deferred directly, as
-// it recovers a panic of the handler to list the request, then panics again.
-func (rec *recorder) record(j *Journal, now func() time.Time, r *http.Request) {
+// record journals the request rec served, then gives rec back. It must be
+// deferred directly, as it recovers a panic of the handler to list the
+// request, then panics again.
+func (j *Journal) record(rec *recorder, now func() time.Time, r *http.Request) {
 	// A dropped request is listed with status 0, also when the drop
 	// aborted the handler with a panic; another panic as a 500.
 	p := recover()
@@ -94,9 +108,9 @@ func (rec *recorder) record(j *Journal, now func() time.Time, r *http.Request) {
 	case rec.status == 0:
 		rec.status = http.StatusOK
 	}
-	rec.ResponseWriter = nil // the journal keeps the entry, not the answer's writer
-	rec.it.e = Entry{Method: r.Method, Path: r.URL.Path, Status: rec.status, At: now()}
-	j.add(&rec.it)
+	j.Add(Entry{Method: r.Method, Path: r.URL.Path, Status: rec.status, At: now()})
+	*rec = recorder{}
+	j.recs.Put(rec)
 	if p != nil {
 		panic(p)
 	}
@@ -108,7 +122,6 @@ type recorder struct {
 	http.ResponseWriter
 	status  int
 	dropped bool
-	it      item // the journal's entry, filled once served
 }
 
 func (s *recorder) WriteHeader(code int) {
