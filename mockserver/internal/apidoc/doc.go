@@ -56,11 +56,15 @@ func Build(shapes Shapes) ([]byte, error) {
 		if _, dup := schemas[name]; dup {
 			return nil, fmt.Errorf("apidoc: shape %s is given twice", name)
 		}
-		if slices.Contains(requestShapes, name) {
-			schemas[name] = loose(Of(v))
-		} else {
-			schemas[name] = Of(v)
+		s, opaque := describe(v)
+		if len(opaque) > 0 && !slices.Contains(requestShapes, name) {
+			return nil, fmt.Errorf("apidoc: shape %s holds %v, whose own MarshalJSON does not say what it writes "+
+				"(give the type an OpenAPISchema method)", name, opaque)
 		}
+		if slices.Contains(requestShapes, name) {
+			s = loose(s)
+		}
+		schemas[name] = s
 	}
 	paths := map[string]Schema{}
 	for _, op := range operations() {

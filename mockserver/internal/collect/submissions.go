@@ -188,6 +188,20 @@ func (a answerJSON) MarshalJSON() ([]byte, error) {
 	}{h, a.Value})
 }
 
+// OpenAPISchema says what MarshalJSON writes, for the mock's OpenAPI
+// description: name, label and type, with value (a string) or, for a
+// multi-entry field, values (strings), never both.
+func (answerJSON) OpenAPISchema() map[string]any {
+	str := map[string]any{"type": "string"}
+	one := func(key string, schema map[string]any) map[string]any {
+		return map[string]any{"type": "object", "additionalProperties": false,
+			"required":   []string{"name", "label", "type", key},
+			"properties": map[string]any{"name": str, "label": str, "type": str, key: schema}}
+	}
+	return map[string]any{"oneOf": []any{one("value", str),
+		one("values", map[string]any{"type": "array", "items": str})}}
+}
+
 // answers lays out the answers of the visible fields by visible section.
 func (sub *submission) answers(externalID string) answersJSON {
 	v := sub.version

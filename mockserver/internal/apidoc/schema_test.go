@@ -1,0 +1,63 @@
+package apidoc
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+type opaqueJSON struct{}
+
+func (opaqueJSON) MarshalJSON() ([]byte, error) { return []byte(`1`), nil }
+
+type describedJSON struct{}
+
+func (describedJSON) MarshalJSON() ([]byte, error)  { return []byte(`1`), nil }
+func (describedJSON) OpenAPISchema() map[string]any { return map[string]any{"type": "integer"} }
+
+type sample struct {
+	Name     string          `json:"name"`
+	Count    int             `json:"count,omitempty"`
+	When     time.Time       `json:"when"`
+	Maybe    *bool           `json:"maybe"`
+	Raw      json.RawMessage `json:"raw"`
+	Tags     []string        `json:"tags,omitzero"`
+	Said     describedJSON   `json:"said"`
+	Hidden   string          `json:"-"`
+	embedded `json:""`
+}
+
+type embedded struct {
+	Inner string `json:"inner"`
+}
+
+func TestOfReadsWhatEncodingJSONWrites(t *testing.T) {
+	s := Of(sample{})
+	props := s["properties"].(Schema)
+	want := map[string]string{"name": "string", "count": "integer", "when": "string", "maybe": "boolean",
+		"tags": "array", "said": "integer", "inner": "string"}
+	for name, typ := range want {
+		p, ok := props[name].(Schema)
+		if !ok || p["type"] != typ {
+			t.Errorf("property %s: %v, want type %s", name, props[name], typ)
+		}
+	}
+	if len(props) != len(want)+1 { // + raw, any JSON value
+		t.Errorf("properties %v: want exactly %d", props, len(want)+1)
+	}
+	if props["maybe"].(Schema)["nullable"] != true || s["additionalProperties"] != false {
+		t.Errorf("a pointer is nullable and an object closed: %v", s)
+	}
+	if got := strings.Join(s["required"].([]string), ","); got != "name,when,maybe,raw,said,inner" {
+		t.Errorf("required %s", got)
+	}
+}
+
+func TestBuildRefusesAnAnswerWhoseMarshalJSONSaysNothing(t *testing.T) {
+	if _, err := Build(Shapes{"Opaque": struct {
+		V opaqueJSON `json:"v"`
+	}{}}); err == nil || !strings.Contains(err.Error(), "OpenAPISchema") {
+		t.Fatalf("Build: %v, want a refusal naming OpenAPISchema", err)
+	}
+}
