@@ -68,3 +68,22 @@ func TestExpiryAndSignerDocumentOverHTTP(t *testing.T) {
 		t.Errorf("GET %s: %d %s, want 200 application/pdf", path, resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 }
+
+// TestEmptyListsAreArraysNotNull: a form without sections, or a section
+// without fields, answers [] where the description says array.
+func TestEmptyListsAreArraysNotNull(t *testing.T) {
+	s := newManual(t)
+	tok := login(t, s, s.DefaultCredentials())
+	for _, def := range []map[string]any{
+		{"name": "x"},
+		{"name": "x", "sections": []any{map[string]any{"slug": "s", "title": "S"}}},
+	} {
+		st, b := call(t, s, http.MethodPost, "/collect/api/v1/forms", tok, def, nil)
+		if st != http.StatusCreated {
+			continue // refused is fine; what is answered must hold the shape
+		}
+		if strings.Contains(string(b), "null") {
+			t.Errorf("POST %v answered %s: null where an array belongs", def, b)
+		}
+	}
+}

@@ -104,8 +104,8 @@ func webhooksAndPages() []operation {
 	page := Schema{"200": answer("The page.", html)}
 	submit := urlEncoded(Schema{})
 	submit["multipart/form-data"].(Schema)["schema"].(Schema)["additionalProperties"] = true
-	submitted := Schema{"200": answer("The thank-you page.", html),
-		"201": answer("With Accept: application/json, the submission.", jsonBody(ref("Submitted")))}
+	submitted := Schema{"201": answer("The thank-you page, or with Accept: application/json the submission.",
+		Schema{"text/html": html["text/html"], "application/json": Schema{"schema": ref("Submitted")}})}
 	return []operation{
 		{method: "POST", path: subs + "/test", tag: "Webhooks", summary: "Send a test event to the subscriptions", auth: true,
 			body: jsonBody(Schema{"type": "object"}), bodyOptional: true, answers: none},

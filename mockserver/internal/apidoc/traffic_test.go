@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -131,7 +132,11 @@ func check(t *testing.T, doc *openapi3.T, exchanges []traffic.Exchange) ([]probl
 			continue
 		}
 		op := route.Method + " " + route.Path
-		exercised[op] = true
+		if p := checkStatus(op, route.Operation, ex); p != nil {
+			problems = append(problems, *p)
+		} else if ex.Status < 400 {
+			exercised[op] = true // a success whose answer was checked
+		}
 		opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 			ExcludeRequestBody: !ex.BodyKept, MultiError: false}
 		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
@@ -152,6 +157,38 @@ func check(t *testing.T, doc *openapi3.T, exchanges []traffic.Exchange) ([]probl
 		}
 	}
 	return problems, exercised
+}
+
+// checkStatus checks what openapi3filter leaves alone: a success must
+// have its own described status (not the default error), come with one of
+// its media types, and, when JSON, have been recorded so that its body was
+// checked; a 5xx is only ever an injected fault or the mock's own 507 (a limit
+// that a test set low on purpose).
+func checkStatus(op string, o *openapi3.Operation, ex traffic.Exchange) *problem {
+	if ex.Status >= 500 {
+		if !strings.Contains(ex.Answer, `"injected_fault"`) && !strings.Contains(ex.Answer, `"storage_limit"`) {
+			return &problem{fmt.Sprintf("%s → %d: a server error that no test injected", op, ex.Status), clip(ex.Answer)}
+		}
+		return nil
+	}
+	if ex.Status >= 400 || ex.Method == http.MethodHead {
+		return nil
+	}
+	resp := o.Responses.Status(ex.Status)
+	if resp == nil || resp.Value == nil {
+		return &problem{fmt.Sprintf("%s → %d: a success status the description does not list", op, ex.Status), ""}
+	}
+	if len(resp.Value.Content) == 0 {
+		return nil
+	}
+	mt, _, _ := mime.ParseMediaType(ex.ContentType)
+	if resp.Value.Content.Get(mt) == nil && resp.Value.Content["*/*"] == nil {
+		return &problem{fmt.Sprintf("%s → %d: answered %q, not a described media type", op, ex.Status, ex.ContentType), ""}
+	}
+	if strings.HasSuffix(mt, "json") && !ex.AnswerKept {
+		return &problem{fmt.Sprintf("%s → %d: a JSON answer that was not checked", op, ex.Status), ""}
+	}
+	return nil
 }
 
 // checkUndescribed checks an exchange on a route the description does not

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -230,9 +231,22 @@ func newVersion(number int, def *formJSON) *formVersion {
 
 // json answers the wire shape of a version of a form in the given status.
 func (v *formVersion) json(externalID, status, publicURL string) formJSON {
+	// A form without sections, or a section without fields, answers [],
+	// not null: the shapes docs/openapi.json describes.
 	sections := v.sections
 	if sections == nil {
-		sections = []sectionJSON{} // a form without sections answers [], not null
+		sections = []sectionJSON{}
+	}
+	for i, sec := range sections {
+		if sec.Fields == nil {
+			sections = slices.Clone(sections) // the version's own stay as stored
+			for j := range sections[i:] {
+				if sections[i+j].Fields == nil {
+					sections[i+j].Fields = []fieldJSON{}
+				}
+			}
+			break
+		}
 	}
 	return formJSON{FormID: externalID, ExternalID: externalID, Name: v.name, Language: v.language,
 		Description: v.description, Status: status, Version: v.number, CaseFileTitleTemplate: v.titleTemplate,

@@ -3,7 +3,10 @@
 // description"). It is a maintainer's tool: a mock records only when the
 // environment variable DirEnv names a directory, and then writes one JSON
 // line per exchange into a file of its own there. Secrets stay out: of
-// the request headers it keeps Content-Type, Accept and x-paginate only.
+// the request headers it keeps Content-Type, Accept and x-paginate only;
+// in bodies the values of secret keys (credentials, digests, tokens,
+// webhook secrets) are replaced by "redacted", and so is the token of a
+// signing link in a path. The shapes stay what they were.
 package traffic
 
 import (
@@ -16,8 +19,10 @@ import (
 	"log"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -26,7 +31,7 @@ import (
 const DirEnv = "SIGNKIT_MOCK_TRAFFIC_DIR"
 
 // maxBody is the largest body kept; a larger one is marked incomplete.
-const maxBody = 1 << 20
+const maxBody = 8 << 20
 
 // Exchange is one request and the answer the mock gave it.
 type Exchange struct {
@@ -59,7 +64,7 @@ type recorder struct {
 func Record(dir string, next http.Handler) http.Handler {
 	rec := &recorder{dir: dir}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ex := Exchange{Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery, Header: map[string]string{}}
+		ex := Exchange{Method: r.Method, Path: redactPath(r.URL.EscapedPath()), RawQuery: r.URL.RawQuery, Header: map[string]string{}}
 		for _, h := range []string{"Content-Type", "Accept", "X-Paginate"} {
 			if v := r.Header.Get(h); v != "" {
 				ex.Header[h] = v
@@ -72,11 +77,13 @@ func Record(dir string, next http.Handler) http.Handler {
 		}
 		cw := &capture{ResponseWriter: w}
 		next.ServeHTTP(cw, r)
-		if cw.dropped {
-			return
+		if cw.dropped || (cw.status == 0 && r.Context().Err() != nil) {
+			return // no answer reached the client: dropped, or it gave up first
 		}
 		if body != nil {
-			ex.Body, ex.BodyKept = body.buf.String(), body.eof && !body.over
+			var parsed bool
+			ex.Body, parsed = redactBody(r.Header.Get("Content-Type"), body.buf.Bytes())
+			ex.BodyKept = parsed && body.eof && !body.over
 		} else {
 			ex.BodyKept = r.ContentLength == 0 && r.Header.Get("Content-Type") == ""
 		}
@@ -86,10 +93,77 @@ func Record(dir string, next http.Handler) http.Handler {
 		}
 		ex.ContentType = cw.Header().Get("Content-Type")
 		if isJSON(ex.ContentType) && !cw.over {
-			ex.Answer, ex.AnswerKept = cw.buf.String(), true
+			ex.Answer, ex.AnswerKept = redactJSON(cw.buf.Bytes())
 		}
 		rec.write(ex)
 	})
+}
+
+// secretKeys are the JSON and form keys whose values are never recorded.
+var secretKeys = map[string]bool{"client_secret": true, "clientSecret": true, "key": true, "apiKey": true,
+	"apiSecret": true, "digest": true, "nonce": true, "access_token": true, "secret": true, "signingLink": true,
+	"requestUrl": true}
+
+// signLink matches the token of a signing link wherever it appears (a
+// link, an email's text).
+var signLink = regexp.MustCompile(`/public/sign/[0-9A-Za-z_-]+`)
+
+// redactPath hides the token of a signing link (/public/sign/{token}...).
+func redactPath(p string) string {
+	return signLink.ReplaceAllString(p, "/public/sign/redacted")
+}
+
+// redactBody redacts a JSON or form request body; ok is false, and
+// nothing is kept, when it does not parse.
+func redactBody(contentType string, b []byte) (string, bool) {
+	if isJSON(contentType) {
+		return redactJSON(b)
+	}
+	v, err := url.ParseQuery(string(b))
+	if err != nil {
+		return "", false
+	}
+	for k := range v {
+		if secretKeys[k] {
+			v[k] = []string{"redacted"}
+		}
+	}
+	return redactPath(v.Encode()), true
+}
+
+// redactJSON replaces the string values of secret keys, at any depth, by
+// "redacted", and the tokens of signing links. ok is false, and nothing
+// is kept, when b is not one JSON value.
+func redactJSON(b []byte) (string, bool) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil || dec.More() {
+		return "", false
+	}
+	out, err := json.Marshal(redactValue(v))
+	if err != nil {
+		return "", false
+	}
+	return redactPath(string(out)), true
+}
+
+func redactValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if _, isString := e.(string); isString && secretKeys[k] {
+				x[k] = "redacted"
+			} else {
+				x[k] = redactValue(e)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = redactValue(e)
+		}
+	}
+	return v
 }
 
 // write appends ex to the recorder's file; a failure is logged once.

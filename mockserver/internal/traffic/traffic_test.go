@@ -55,3 +55,36 @@ func TestRecordKeepsExchangesWithoutSecrets(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordRedactsSecretsInBodiesAndPaths(t *testing.T) {
+	dir := t.TempDir()
+	h := Record(dir, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"access_token":"tok-s3cret","expires_in":600,"items":[{"secret":"whsec-s3cret",` +
+			`"text":"open http://m/public/sign/abcdef0123456789s3cret now"}]}`))
+	}))
+	for _, c := range []struct{ path, ctype, body string }{
+		{"/auth/oauth/token", "application/json", `{"client_secret":"cs-s3cret","key":"k-s3cret","digest":"d-s3cret","grant_type":"api_keys"}`},
+		{"/public/sign/abcdef0123456789s3cret", "application/x-www-form-urlencoded", "action=sign&nonce=n-s3cret"},
+	} {
+		req := httptest.NewRequest(http.MethodPost, c.path, strings.NewReader(c.body))
+		req.Header.Set("Content-Type", c.ctype)
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	got, err := Read(dir)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("%d exchanges, %v", len(got), err)
+	}
+	for _, ex := range got {
+		if all := ex.Path + ex.Body + ex.Answer; strings.Contains(all, "s3cret") {
+			t.Errorf("a secret was recorded: %+v", ex)
+		}
+		if !ex.BodyKept || !ex.AnswerKept || !strings.Contains(ex.Answer, `"expires_in":600`) {
+			t.Errorf("the shapes were not kept: %+v", ex)
+		}
+	}
+	if got[0].Path != "/auth/oauth/token" || got[1].Path != "/public/sign/redacted" || !strings.Contains(got[0].Body, `"grant_type":"api_keys"`) {
+		t.Errorf("paths or bodies changed beyond their secrets: %+v", got)
+	}
+}
