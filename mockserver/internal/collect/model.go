@@ -2,7 +2,6 @@ package collect
 
 import (
 	"encoding/json"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -216,7 +215,15 @@ type answerSet struct {
 func newVersion(number int, def *formJSON) *formVersion {
 	v := &formVersion{number: number, name: def.Name, language: def.Language, description: def.Description,
 		titleTemplate: def.CaseFileTitleTemplate, sections: def.Sections, byName: map[string]int{}}
+	// A form without sections, or a section without fields, answers [],
+	// not null: the shapes docs/openapi.json describes.
+	if v.sections == nil {
+		v.sections = []sectionJSON{}
+	}
 	for si := range v.sections {
+		if v.sections[si].Fields == nil {
+			v.sections[si].Fields = []fieldJSON{}
+		}
 		for fi := range v.sections[si].Fields {
 			f := &v.sections[si].Fields[fi]
 			if f.Type == typeHTML {
@@ -231,26 +238,9 @@ func newVersion(number int, def *formJSON) *formVersion {
 
 // json answers the wire shape of a version of a form in the given status.
 func (v *formVersion) json(externalID, status, publicURL string) formJSON {
-	// A form without sections, or a section without fields, answers [],
-	// not null: the shapes docs/openapi.json describes.
-	sections := v.sections
-	if sections == nil {
-		sections = []sectionJSON{}
-	}
-	for i, sec := range sections {
-		if sec.Fields == nil {
-			sections = slices.Clone(sections) // the version's own stay as stored
-			for j := range sections[i:] {
-				if sections[i+j].Fields == nil {
-					sections[i+j].Fields = []fieldJSON{}
-				}
-			}
-			break
-		}
-	}
 	return formJSON{FormID: externalID, ExternalID: externalID, Name: v.name, Language: v.language,
 		Description: v.description, Status: status, Version: v.number, CaseFileTitleTemplate: v.titleTemplate,
-		PublicURL: publicURL, Sections: sections}
+		PublicURL: publicURL, Sections: v.sections}
 }
 
 // value answers the answer to the named input field, "" when there is none.
