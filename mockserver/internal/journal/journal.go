@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Entry is one request as GET /mock/requests lists it.
@@ -25,7 +27,7 @@ type Entry struct {
 type Journal struct {
 	slots []slot
 	next  atomic.Uint64 // sequence number of the next entry
-	recs  sync.Pool     // *recorder, reused by Middleware
+	recs  sync.Pool     // *wire.StatusWriter, reused by Middleware
 }
 
 // slot holds one entry with its sequence number plus one (0: empty), so
@@ -38,7 +40,7 @@ type slot struct {
 
 // New answers a journal that keeps the last size requests (at least one).
 func New(size int) *Journal {
-	return &Journal{slots: make([]slot, max(size, 1)), recs: sync.Pool{New: func() any { return new(recorder) }}}
+	return &Journal{slots: make([]slot, max(size, 1)), recs: sync.Pool{New: func() any { return new(wire.StatusWriter) }}}
 }
 
 // Add appends e, dropping the oldest entry once the journal is full.
@@ -86,8 +88,8 @@ func (j *Journal) Reset() {
 // are reused, so that journaling allocates nothing per request.
 func Middleware(j *Journal, now func() time.Time, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := j.recs.Get().(*recorder)
-		*rec = recorder{ResponseWriter: w}
+		rec := j.recs.Get().(*wire.StatusWriter)
+		rec.ResponseWriter = w // the rest was cleared when it was put back
 		defer j.record(rec, now, r)
 		next.ServeHTTP(rec, r)
 	})
@@ -96,50 +98,23 @@ func Middleware(j *Journal, now func() time.Time, next http.Handler) http.Handle
 // record journals the request rec served, then gives rec back. It must be
 // deferred directly, as it recovers a panic of the handler to list the
 // request, then panics again.
-func (j *Journal) record(rec *recorder, now func() time.Time, r *http.Request) {
+func (j *Journal) record(rec *wire.StatusWriter, now func() time.Time, r *http.Request) {
 	// A dropped request is listed with status 0, also when the drop
 	// aborted the handler with a panic; another panic as a 500.
 	p := recover()
+	status := rec.Status
 	switch {
-	case rec.dropped:
-		rec.status = 0
-	case p != nil && rec.status == 0:
-		rec.status = http.StatusInternalServerError
-	case rec.status == 0:
-		rec.status = http.StatusOK
+	case rec.Dropped:
+		status = 0
+	case p != nil && status == 0:
+		status = http.StatusInternalServerError
+	case status == 0:
+		status = http.StatusOK
 	}
-	j.Add(Entry{Method: r.Method, Path: r.URL.Path, Status: rec.status, At: now()})
-	*rec = recorder{}
+	j.Add(Entry{Method: r.Method, Path: r.URL.Path, Status: status, At: now()})
+	*rec = wire.StatusWriter{}
 	j.recs.Put(rec)
 	if p != nil {
 		panic(p)
 	}
 }
-
-// recorder remembers the status a handler wrote, or that the request was
-// dropped without an answer.
-type recorder struct {
-	http.ResponseWriter
-	status  int
-	dropped bool
-}
-
-func (s *recorder) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *recorder) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	return s.ResponseWriter.Write(b)
-}
-
-// MarkDropped records that a fault dropped the request.
-func (s *recorder) MarkDropped() { s.dropped = true }
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (s *recorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }

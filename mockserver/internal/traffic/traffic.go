@@ -12,6 +12,7 @@ package traffic
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +26,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // DirEnv names the directory a mock records its exchanges into.
@@ -70,30 +73,28 @@ func Record(dir string, next http.Handler) http.Handler {
 				ex.Header[h] = v
 			}
 		}
+		reqType := mediaType(r.Header.Get("Content-Type"))
 		var body *tee
-		if textual(r.Header.Get("Content-Type")) && r.Body != nil {
+		if (isJSON(reqType) || reqType == "application/x-www-form-urlencoded") && r.Body != nil {
 			body = &tee{r: r.Body}
 			r.Body = body
 		}
-		cw := &capture{ResponseWriter: w}
+		cw := &capture{StatusWriter: wire.StatusWriter{ResponseWriter: w}}
 		next.ServeHTTP(cw, r)
-		if cw.dropped || (cw.status == 0 && r.Context().Err() != nil) {
+		if cw.Dropped || (cw.Status == 0 && r.Context().Err() != nil) {
 			return // no answer reached the client: dropped, or it gave up first
 		}
 		if body != nil {
 			var parsed bool
-			ex.Body, parsed = redactBody(r.Header.Get("Content-Type"), body.buf.Bytes())
-			ex.BodyKept = parsed && body.eof && !body.over
+			ex.Body, parsed = redactBody(reqType, body.kept.buf.Bytes())
+			ex.BodyKept = parsed && body.eof && !body.kept.over
 		} else {
-			ex.BodyKept = r.ContentLength == 0 && r.Header.Get("Content-Type") == ""
+			ex.BodyKept = r.ContentLength == 0 && reqType == ""
 		}
-		ex.Status = cw.status
-		if ex.Status == 0 {
-			ex.Status = http.StatusOK
-		}
+		ex.Status = cmp.Or(cw.Status, http.StatusOK)
 		ex.ContentType = cw.Header().Get("Content-Type")
-		if isJSON(ex.ContentType) && !cw.over {
-			ex.Answer, ex.AnswerKept = redactJSON(cw.buf.Bytes())
+		if isJSON(mediaType(ex.ContentType)) && !cw.kept.over {
+			ex.Answer, ex.AnswerKept = redactJSON(cw.kept.buf.Bytes())
 		}
 		rec.write(ex)
 	})
@@ -113,10 +114,10 @@ func redactPath(p string) string {
 	return signLink.ReplaceAllString(p, "/public/sign/redacted")
 }
 
-// redactBody redacts a JSON or form request body; ok is false, and
-// nothing is kept, when it does not parse.
-func redactBody(contentType string, b []byte) (string, bool) {
-	if isJSON(contentType) {
+// redactBody redacts a JSON or form request body of media type mt; ok is
+// false, and nothing is kept, when it does not parse.
+func redactBody(mt string, b []byte) (string, bool) {
+	if isJSON(mt) {
 		return redactJSON(b)
 	}
 	v, err := url.ParseQuery(string(b))
@@ -185,33 +186,42 @@ func (rec *recorder) write(ex Exchange) {
 	}
 }
 
-// textual reports whether a request body of this type is kept: JSON and
-// forms are; files (multipart, PDFs) are not.
-func textual(contentType string) bool {
+// mediaType answers the media type of a Content-Type, "" when there is none.
+func mediaType(contentType string) string {
 	mt, _, _ := mime.ParseMediaType(contentType)
-	return isJSON(contentType) || mt == "application/x-www-form-urlencoded"
+	return mt
 }
 
-func isJSON(contentType string) bool {
-	mt, _, _ := mime.ParseMediaType(contentType)
+// isJSON reports whether a media type is JSON.
+func isJSON(mt string) bool {
 	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
 
-// tee keeps what is read through it, up to maxBody.
+// bounded keeps what is added to it, up to maxBody; over says that more
+// came, and then what it keeps is not the whole.
+type bounded struct {
+	buf  bytes.Buffer
+	over bool
+}
+
+func (b *bounded) add(p []byte) {
+	if b.buf.Len()+len(p) > maxBody {
+		b.over = true
+	} else {
+		b.buf.Write(p)
+	}
+}
+
+// tee keeps what is read through it.
 type tee struct {
 	r    io.ReadCloser
-	buf  bytes.Buffer
+	kept bounded
 	eof  bool
-	over bool
 }
 
 func (t *tee) Read(p []byte) (int, error) {
 	n, err := t.r.Read(p)
-	if t.buf.Len()+n > maxBody {
-		t.over = true
-	} else {
-		t.buf.Write(p[:n])
-	}
+	t.kept.add(p[:n])
 	if errors.Is(err, io.EOF) {
 		t.eof = true
 	}
@@ -220,39 +230,16 @@ func (t *tee) Read(p []byte) (int, error) {
 
 func (t *tee) Close() error { return t.r.Close() }
 
-// capture keeps the status and, up to maxBody, the body of an answer.
+// capture keeps the status and the body of an answer.
 type capture struct {
-	http.ResponseWriter
-	status  int
-	buf     bytes.Buffer
-	over    bool
-	dropped bool
-}
-
-func (c *capture) WriteHeader(code int) {
-	if c.status == 0 {
-		c.status = code
-	}
-	c.ResponseWriter.WriteHeader(code)
+	wire.StatusWriter
+	kept bounded
 }
 
 func (c *capture) Write(b []byte) (int, error) {
-	if c.status == 0 {
-		c.status = http.StatusOK
-	}
-	if c.buf.Len()+len(b) > maxBody {
-		c.over = true
-	} else {
-		c.buf.Write(b)
-	}
-	return c.ResponseWriter.Write(b)
+	c.kept.add(b)
+	return c.StatusWriter.Write(b)
 }
-
-// MarkDropped records that a fault dropped the request.
-func (c *capture) MarkDropped() { c.dropped = true }
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (c *capture) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // Read answers every exchange recorded in the files under dir.
 func Read(dir string) ([]Exchange, error) {
