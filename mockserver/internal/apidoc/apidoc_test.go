@@ -83,5 +83,3 @@ func TestDescriptionCoversEveryRoute(t *testing.T) {
 		t.Errorf("a route appears twice in the table")
 	}
 }
-
-func jsonUnmarshal(text string, v any) error { return json.Unmarshal([]byte(text), v) }

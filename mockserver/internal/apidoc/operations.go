@@ -102,8 +102,7 @@ func webhooksAndPages() []operation {
 	sub := ok("200", "The subscription.", ref("Subscription"))
 	none := Schema{"204": answer("Done.", nil)}
 	page := Schema{"200": answer("The page.", html)}
-	submit := urlEncoded(Schema{})
-	submit["multipart/form-data"].(Schema)["schema"].(Schema)["additionalProperties"] = true
+	submit := urlEncoded(Schema{}) // the inputs are the form's own fields: any name
 	submitted := Schema{"201": answer("The thank-you page, or with Accept: application/json the submission.",
 		Schema{"text/html": html["text/html"], "application/json": Schema{"schema": ref("Submitted")}})}
 	return []operation{
