@@ -23,7 +23,9 @@ import (
 // round runs a batch against one, then the other, in alternating order.
 // They report medians over the rounds of the throughput ratio
 // (mock/bare, goal ≥ 0.8 for POST /v1/forms and ≥ 0.95 for GET of a public
-// page) and of the p99 latency ratio (mock/bare, goal ≤ 1.5).
+// page) and of the p99 latency ratio (mock/bare, goal ≤ 1.5), and the CPU
+// the mock's rounds took per bare round's CPU (no goal: it tells where the
+// time goes).
 
 const (
 	loadClients = 64
@@ -87,28 +89,41 @@ func bareServer(s *Server, h http.Handler) *httptest.Server {
 }
 
 // compareLoad runs interleaved rounds of mock and bare requests and reports
-// the medians of the throughput and p99 ratios.
+// the medians of the throughput and p99 ratios, and the ratio of the
+// process CPU time the mock's rounds took to the bare rounds' (client and
+// server together; a steadier figure than time, where the platform can
+// measure it).
 func compareLoad(b *testing.B, mock, bare func() *http.Request, want int) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: loadClients, MaxConnsPerHost: loadClients}}
 	defer client.CloseIdleConnections()
 	loadRound(b, client, mock, want) // warm the connections
 	loadRound(b, client, bare, want)
 	var thr, tail []float64
+	var mockCPU, bareCPU time.Duration
+	round := func(req func() *http.Request, cpu *time.Duration) (time.Duration, []time.Duration) {
+		c0 := processCPU()
+		d, lat := loadRound(b, client, req, want)
+		*cpu += processCPU() - c0
+		return d, lat
+	}
 	for i := 0; b.Loop(); i++ {
 		var md, bd time.Duration
 		var ml, bl []time.Duration
 		if i%2 == 0 {
-			md, ml = loadRound(b, client, mock, want)
-			bd, bl = loadRound(b, client, bare, want)
+			md, ml = round(mock, &mockCPU)
+			bd, bl = round(bare, &bareCPU)
 		} else {
-			bd, bl = loadRound(b, client, bare, want)
-			md, ml = loadRound(b, client, mock, want)
+			bd, bl = round(bare, &bareCPU)
+			md, ml = round(mock, &mockCPU)
 		}
 		thr = append(thr, float64(bd)/float64(md))
 		tail = append(tail, float64(p99(ml))/float64(p99(bl)))
 	}
 	b.ReportMetric(median(thr), "mock/bare-throughput")
 	b.ReportMetric(median(tail), "mock/bare-p99")
+	if bareCPU > 0 {
+		b.ReportMetric(float64(mockCPU)/float64(bareCPU), "mock/bare-cpu")
+	}
 	b.ReportMetric(float64(len(thr)), "rounds")
 }
 

@@ -121,26 +121,6 @@ type formVersion struct {
 	page   atomic.Pointer[[]byte] // the rendered public page without prefill, once asked for
 }
 
-// plainPage answers the public page of the version without prefill,
-// rendering it with render the first time. Once rendered, it is read
-// without a lock: every view of a public form comes here.
-func (v *formVersion) plainPage(render func() ([]byte, error)) ([]byte, error) {
-	if p := v.page.Load(); p != nil {
-		return *p, nil
-	}
-	v.pageMu.Lock()
-	defer v.pageMu.Unlock()
-	if p := v.page.Load(); p != nil {
-		return *p, nil
-	}
-	b, err := render()
-	if err != nil {
-		return nil, err
-	}
-	v.page.Store(&b)
-	return b, nil
-}
-
 // inputField locates a field that takes an answer (every type but HTML).
 type inputField struct {
 	section int

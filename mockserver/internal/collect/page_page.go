@@ -65,7 +65,7 @@ type valueInput struct{ ID, Value, Label string }
 
 // buildPage lays out a version with prefill, a rejected submission's posted
 // answers (in, nil on GET) and its errors.
-func buildPage(v *formVersion, pf *prefill, in *submissionInput, errs []wire.FieldError, action string) pageData {
+func buildPage(v *formVersion, pf *prefill, in *submissionInput, errs []wire.FieldError, action string) *pageData {
 	values := make([]string, len(v.inputs))
 	for i, f := range v.inputs {
 		values[i], _ = pageValue(pf, in, f, 0, firstKey(v, f))
@@ -76,7 +76,7 @@ func buildPage(v *formVersion, pf *prefill, in *submissionInput, errs []wire.Fie
 		errByField[e.Field] = e.Message
 	}
 	lang, text := pages.Language(v.language)
-	pd := pageData{Title: cmpOr(v.name, "Form"), Description: v.description, Action: action, Lang: lang, T: text}
+	pd := &pageData{Title: cmpOr(v.name, "Form"), Description: v.description, Action: action, Lang: lang, T: text}
 	lay := pageLayout{v: v, pf: pf, in: in, t: text, values: values, visible: visible, secVisible: secVisible,
 		errs: errByField, used: map[string]bool{}}
 	var posted map[int]int
@@ -172,21 +172,47 @@ func renderPage(w http.ResponseWriter, status int, t *template.Template, data an
 }
 
 // HandlePublicPage is GET /public/forms/{externalId}[/requests/{requestId}]: the form as an HTML page.
+// Every view of a public form comes here, so the way of a plain page stays
+// short and its frame small (docs/mockserver.md, "Stack depth").
 func (s *Service) HandlePublicPage(w http.ResponseWriter, r *http.Request) error {
 	_, v, pf, err := s.forms.publicForm(r.PathValue("externalId"), r.PathValue("requestId"))
-	if err != nil {
+	switch {
+	case err != nil:
 		return s.publicError(w, r, err)
-	}
-	if pf != nil {
+	case pf != nil:
 		return renderPage(w, http.StatusOK, formPage, buildPage(v, pf, nil, nil, r.URL.Path))
 	}
-	// The plain page of a version never changes: render it once.
-	b, err := v.plainPage(func() ([]byte, error) { return pages.Render(formPage, buildPage(v, nil, nil, nil, r.URL.Path)) })
+	b, err := v.plainPage(r.URL.Path)
 	if err != nil {
 		return err
 	}
 	pages.Write(w, http.StatusOK, b)
 	return nil
+}
+
+// plainPage answers the public page of the version without prefill, as
+// path shows it. The plain page of a version never changes: it is rendered
+// the first time, then read without a lock.
+func (v *formVersion) plainPage(path string) ([]byte, error) {
+	if p := v.page.Load(); p != nil {
+		return *p, nil
+	}
+	return v.renderPlainPage(path)
+}
+
+// renderPlainPage renders the plain page once, for plainPage.
+func (v *formVersion) renderPlainPage(path string) ([]byte, error) {
+	v.pageMu.Lock()
+	defer v.pageMu.Unlock()
+	if p := v.page.Load(); p != nil {
+		return *p, nil
+	}
+	b, err := pages.Render(formPage, buildPage(v, nil, nil, nil, path))
+	if err != nil {
+		return nil, err
+	}
+	v.page.Store(&b)
+	return b, nil
 }
 
 // publicError answers JSON to JSON clients and an HTML page to browsers.

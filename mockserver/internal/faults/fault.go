@@ -154,11 +154,9 @@ func (fs *Store) List() []Fault {
 	return out
 }
 
-// take answers the first fault matching a request and counts it down.
-func (fs *Store) take(method, path string) (Fault, bool) {
-	if fs.n.Load() == 0 { // no fault: no lock on the way of every request
-		return Fault{}, false
-	}
+// take answers a copy of the first fault matching a request, counted
+// down, or nil when none matches.
+func (fs *Store) take(method, path string) *Fault {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for i, f := range fs.faults {
@@ -173,9 +171,9 @@ func (fs *Store) take(method, path string) (Fault, bool) {
 				fs.n.Store(int32(len(fs.faults)))
 			}
 		}
-		return hit, true
+		return &hit
 	}
-	return Fault{}, false
+	return nil
 }
 
 // HandleList is GET /mock/faults: {"items":[fault…]}.

@@ -87,18 +87,28 @@ func (j *Journal) Reset() {
 // query, status, the time now answers) after it was served. Its recorders
 // are reused, so that journaling allocates nothing per request.
 func Middleware(j *Journal, now func() time.Time, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := j.recs.Get().(*wire.StatusWriter)
-		rec.ResponseWriter = w // the rest was cleared when it was put back
-		defer j.record(rec, now, r)
-		next.ServeHTTP(rec, r)
-	})
+	return &recording{j: j, now: now, next: next}
+}
+
+// recording is the handler Middleware answers; as it is on the way of every
+// request, its frame stays small (docs/mockserver.md, "Stack depth").
+type recording struct {
+	j    *Journal
+	now  func() time.Time
+	next http.Handler
+}
+
+func (m *recording) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := m.j.recs.Get().(*wire.StatusWriter)
+	rec.ResponseWriter = w // the rest was cleared when it was put back
+	defer m.record(rec, r)
+	m.next.ServeHTTP(rec, r)
 }
 
 // record journals the request rec served, then gives rec back. It must be
 // deferred directly, as it recovers a panic of the handler to list the
 // request, then panics again.
-func (j *Journal) record(rec *wire.StatusWriter, now func() time.Time, r *http.Request) {
+func (m *recording) record(rec *wire.StatusWriter, r *http.Request) {
 	// A dropped request is listed with status 0, also when the drop
 	// aborted the handler with a panic; another panic as a 500.
 	p := recover()
@@ -111,9 +121,9 @@ func (j *Journal) record(rec *wire.StatusWriter, now func() time.Time, r *http.R
 	case status == 0:
 		status = http.StatusOK
 	}
-	j.Add(Entry{Method: r.Method, Path: r.URL.Path, Status: status, At: now()})
+	m.j.Add(Entry{Method: r.Method, Path: r.URL.Path, Status: status, At: m.now()})
 	*rec = wire.StatusWriter{}
-	j.recs.Put(rec)
+	m.j.recs.Put(rec)
 	if p != nil {
 		panic(p)
 	}

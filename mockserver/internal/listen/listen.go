@@ -49,25 +49,42 @@ func Shutdown(srv *http.Server, grace time.Duration) {
 // now. A request over a connection without deadlines (in process) is
 // served as it is.
 func ProgressDeadline(next http.Handler, d time.Duration, log *slog.Logger) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body == nil || r.Body == http.NoBody {
-			next.ServeHTTP(w, r)
-			return
-		}
-		rc := http.NewResponseController(w)
-		if rc.SetReadDeadline(time.Now().Add(d)) != nil {
-			next.ServeHTTP(w, r)
-			return
-		}
-		body := &progressBody{ReadCloser: r.Body, rc: rc, d: d, r: r, log: log}
-		r.Body = body
-		next.ServeHTTP(w, r)
-		if !body.cut && !body.done {
-			// net/http reads what the handler left of the body before it
-			// reuses the connection: that too must progress.
-			_ = rc.SetReadDeadline(time.Now().Add(d))
-		}
-	})
+	return &progressDeadline{next: next, d: d, log: log}
+}
+
+// progressDeadline is the handler ProgressDeadline answers. A request
+// without a body passes through a small frame (docs/mockserver.md, "Stack
+// depth"); one with a body is served by withDeadline.
+type progressDeadline struct {
+	next http.Handler
+	d    time.Duration
+	log  *slog.Logger
+}
+
+func (p *progressDeadline) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody {
+		p.next.ServeHTTP(w, r)
+		return
+	}
+	p.withDeadline(w, r)
+}
+
+// withDeadline serves a request with a body, moving the read deadline as
+// the body arrives.
+func (p *progressDeadline) withDeadline(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(p.d)) != nil {
+		p.next.ServeHTTP(w, r)
+		return
+	}
+	body := &progressBody{ReadCloser: r.Body, rc: rc, d: p.d, r: r, log: p.log}
+	r.Body = body
+	p.next.ServeHTTP(w, r)
+	if !body.cut && !body.done {
+		// net/http reads what the handler left of the body before it
+		// reuses the connection: that too must progress.
+		_ = rc.SetReadDeadline(time.Now().Add(p.d))
+	}
 }
 
 // progressBody moves the read deadline forward as the body arrives, clears

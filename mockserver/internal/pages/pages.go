@@ -122,8 +122,9 @@ func Render(t *template.Template, data any) ([]byte, error) {
 
 // Write writes an HTML page with its status.
 func Write(w http.ResponseWriter, status int, page []byte) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+	h := w.Header()
+	h["Content-Type"] = []string{"text/html; charset=utf-8"} // the names are canonical already
+	h["Content-Length"] = []string{strconv.Itoa(len(page))}
 	w.WriteHeader(status)
 	_, _ = w.Write(page)
 }
