@@ -2,6 +2,7 @@ package collect
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -36,6 +37,40 @@ type seenField struct {
 	conditional bool // the field or its section has a condition
 }
 
+// place names a part of a form definition as a validation detail's field
+// does ("sections[0].fields[2].mapTo"). It becomes text only when a
+// problem is added: a valid form, the usual one, formats no path.
+type place struct {
+	up    *place
+	name  string // with the dot that joins it to up: ".fields"
+	index int    // ≥ 0: "[index]" follows name
+}
+
+// in names the part name of pl (name starts with its dot).
+func (pl *place) in(name string) place { return place{up: pl, name: name, index: -1} }
+
+// item names element i of the list name of pl.
+func (pl *place) item(name string, i int) place { return place{up: pl, name: name, index: i} }
+
+// elem names element i of pl, a list.
+func (pl *place) elem(i int) place { return place{up: pl, index: i} }
+
+// String answers the path, as in a detail's field.
+func (pl place) String() string { return string(pl.appendTo(nil)) }
+
+func (pl *place) appendTo(b []byte) []byte {
+	if pl.up != nil {
+		b = pl.up.appendTo(b)
+	}
+	b = append(b, pl.name...)
+	if pl.index >= 0 {
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(pl.index), 10)
+		b = append(b, ']')
+	}
+	return b
+}
+
 // validateForm checks a form definition, fills in missing section slugs
 // (moving countryOptions to countryCodes), and answers one detail per
 // problem.
@@ -54,15 +89,15 @@ func validateForm(def *formJSON) wire.Problems {
 	mapped := map[string]bool{}
 	for si := range def.Sections {
 		sec := &def.Sections[si]
-		path := fmt.Sprintf("sections[%d]", si)
+		at := place{name: "sections", index: si}
 		if slugs[sec.Slug] {
-			p.Add(path+".slug", "duplicate section slug %q", sec.Slug)
+			p.Add(at.in(".slug").String(), "duplicate section slug %q", sec.Slug)
 		}
 		slugs[sec.Slug] = true
-		checkMulti(&p, path+".multipleEntries", sec.MultipleEntries)
-		checkCondition(&p, path+".condition", sec.Condition, seen, si, false)
+		checkMulti(&p, at.in(".multipleEntries"), sec.MultipleEntries)
+		checkCondition(&p, at.in(".condition"), sec.Condition, seen, si, false)
 		for fi := range sec.Fields {
-			checkField(&p, fmt.Sprintf("%s.fields[%d]", path, fi), sec, &sec.Fields[fi], seen, mapped, si)
+			checkField(&p, at.item(".fields", fi), sec, &sec.Fields[fi], seen, mapped, si)
 		}
 	}
 	return p
@@ -101,14 +136,14 @@ func slugOf(title string) string {
 }
 
 // checkMulti validates a multipleEntries property.
-func checkMulti(p *wire.Problems, path string, m *multiJSON) {
+func checkMulti(p *wire.Problems, at place, m *multiJSON) {
 	if m != nil && (m.Max < 1 || m.Max > maxEntries) {
-		p.Add(path+".max", "must be from 1 to %d", maxEntries)
+		p.Add(at.in(".max").String(), "must be from 1 to %d", maxEntries)
 	}
 }
 
 // checkField validates one field and then records its name as seen.
-func checkField(p *wire.Problems, path string, sec *sectionJSON, f *fieldJSON, seen map[string]seenField, mapped map[string]bool, si int) {
+func checkField(p *wire.Problems, at place, sec *sectionJSON, f *fieldJSON, seen map[string]seenField, mapped map[string]bool, si int) {
 	if f.CountryCodes == nil {
 		f.CountryCodes = f.CountryOptions
 	}
@@ -116,38 +151,38 @@ func checkField(p *wire.Problems, path string, sec *sectionJSON, f *fieldJSON, s
 	switch {
 	case f.Name == "" && f.Type == typeHTML:
 	case f.Name == "":
-		p.Add(path+".name", "is required")
+		p.Add(at.in(".name").String(), "is required")
 	case strings.ContainsAny(f.Name, "{}[] \t\r\n"):
-		p.Add(path+".name", "must not contain spaces, braces or brackets")
+		p.Add(at.in(".name").String(), "must not contain spaces, braces or brackets")
 	default:
 		if _, dup := seen[f.Name]; dup {
-			p.Add(path+".name", "duplicate field name %q", f.Name)
+			p.Add(at.in(".name").String(), "duplicate field name %q", f.Name)
 		}
 	}
 	if !knownType(f.Type) {
-		p.Add(path+".type", "unknown type %q: use TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE, HTML or FILE", f.Type)
+		p.Add(at.in(".type").String(), "unknown type %q: use TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE, HTML or FILE", f.Type)
 	}
-	checkMapTo(p, path+".mapTo", f, mapped)
-	checkCondition(p, path+".condition", f.Condition, seen, si, true)
+	checkMapTo(p, at.in(".mapTo"), f, mapped)
+	checkCondition(p, at.in(".condition"), f.Condition, seen, si, true)
 	switch f.Layout {
 	case "", "RADIO", "SELECT":
 	default:
-		p.Add(path+".layout", "unknown layout %q: use RADIO or SELECT", f.Layout)
+		p.Add(at.in(".layout").String(), "unknown layout %q: use RADIO or SELECT", f.Layout)
 	}
 	if f.Type == typeChoice {
-		checkOptions(p, path+".options", f.Options)
+		checkOptions(p, at.in(".options"), f.Options)
 	}
 	if f.MultipleEntries != nil {
-		checkMulti(p, path+".multipleEntries", f.MultipleEntries)
+		checkMulti(p, at.in(".multipleEntries"), f.MultipleEntries)
 		switch {
 		case f.Type == typeHTML || f.Type == typeFile:
-			p.Add(path+".multipleEntries", "a %s field cannot take several values", f.Type)
+			p.Add(at.in(".multipleEntries").String(), "a %s field cannot take several values", f.Type)
 		case sec.MultipleEntries != nil:
-			p.Add(path+".multipleEntries", "a field of a multi-entry section cannot take several values")
+			p.Add(at.in(".multipleEntries").String(), "a field of a multi-entry section cannot take several values")
 		}
 	}
 	if f.Type == typeHTML {
-		checkMergeSources(p, path+".content", f.Content, seen, si)
+		checkMergeSources(p, at.in(".content"), f.Content, seen, si)
 	}
 	if f.Name != "" && f.Type != typeHTML {
 		if _, dup := seen[f.Name]; !dup {
@@ -158,36 +193,36 @@ func checkField(p *wire.Problems, path string, sec *sectionJSON, f *fieldJSON, s
 }
 
 // checkMapTo validates a field's mapTo target.
-func checkMapTo(p *wire.Problems, path string, f *fieldJSON, mapped map[string]bool) {
+func checkMapTo(p *wire.Problems, at place, f *fieldJSON, mapped map[string]bool) {
 	switch f.MapTo {
 	case "":
 	case mapSignerName, mapSignerEmail:
 		if mapped[f.MapTo] {
-			p.Add(path, "another field is already mapped to %s", f.MapTo)
+			p.Add(at.String(), "another field is already mapped to %s", f.MapTo)
 		}
 		mapped[f.MapTo] = true
 		if strings.HasSuffix(f.MapTo, ".email") && f.Type != typeEmail {
-			p.Add(path, "a field mapped to %s must have type EMAIL", f.MapTo)
+			p.Add(at.String(), "a field mapped to %s must have type EMAIL", f.MapTo)
 		}
 		if f.Type == typeHTML || f.Type == typeFile {
-			p.Add(path, "a %s field cannot be mapped", f.Type)
+			p.Add(at.String(), "a %s field cannot be mapped", f.Type)
 		}
 	default:
-		p.Add(path, "unknown target %q: use primarySigner.name or primarySigner.email", f.MapTo)
+		p.Add(at.String(), "unknown target %q: use primarySigner.name or primarySigner.email", f.MapTo)
 	}
 }
 
 // checkMergeSources validates the {{field}} merge fields of HTML content:
 // each names a field of an earlier section that is required and not
 // conditional (docs/platform.md, "Forms").
-func checkMergeSources(p *wire.Problems, path, content string, seen map[string]seenField, si int) {
+func checkMergeSources(p *wire.Problems, at place, content string, seen map[string]seenField, si int) {
 	for _, m := range mergeFields(content) {
 		src, ok := seen[m]
 		switch {
 		case !ok || src.section >= si:
-			p.Add(path, "merge field {{%s}} must name a field of an earlier section", m)
+			p.Add(at.String(), "merge field {{%s}} must name a field of an earlier section", m)
 		case !src.required || src.conditional:
-			p.Add(path, "merge field {{%s}} must name a required field without a condition", m)
+			p.Add(at.String(), "merge field {{%s}} must name a required field without a condition", m)
 		}
 	}
 }
@@ -195,39 +230,40 @@ func checkMergeSources(p *wire.Problems, path, content string, seen map[string]s
 // checkCondition validates a condition: at least one rule, each an EQUALS on
 // an earlier field (of an earlier section unless sameSection is allowed)
 // that takes one answer (not of a multi-entry section, not multi-entry).
-func checkCondition(p *wire.Problems, path string, c *conditionJSON, seen map[string]seenField, si int, sameSection bool) {
+func checkCondition(p *wire.Problems, at place, c *conditionJSON, seen map[string]seenField, si int, sameSection bool) {
 	if c == nil {
 		return
 	}
 	if len(c.Rules) == 0 {
-		p.Add(path+".rules", "a condition needs at least one rule")
+		p.Add(at.in(".rules").String(), "a condition needs at least one rule")
 	}
 	for ri, r := range c.Rules {
-		rp := fmt.Sprintf("%s.rules[%d]", path, ri)
+		rule := at.item(".rules", ri)
 		if r.Operator != "EQUALS" {
-			p.Add(rp+".operator", "unknown operator %q: use EQUALS", r.Operator)
+			p.Add(rule.in(".operator").String(), "unknown operator %q: use EQUALS", r.Operator)
 		}
 		src, ok := seen[r.Field]
 		switch {
 		case !ok || (!sameSection && src.section >= si):
-			p.Add(rp+".field", "%q is not an earlier field", r.Field)
+			p.Add(rule.in(".field").String(), "%q is not an earlier field", r.Field)
 		case src.multi:
-			p.Add(rp+".field", "%q takes several answers and cannot be a condition's field", r.Field)
+			p.Add(rule.in(".field").String(), "%q takes several answers and cannot be a condition's field", r.Field)
 		}
 	}
 }
 
-func checkOptions(p *wire.Problems, path string, opts []optionJSON) {
+func checkOptions(p *wire.Problems, at place, opts []optionJSON) {
 	if len(opts) == 0 {
-		p.Add(path, "a CHOICE field needs at least one option")
+		p.Add(at.String(), "a CHOICE field needs at least one option")
 		return
 	}
 	values := map[string]bool{}
 	for i, o := range opts {
+		opt := at.elem(i)
 		if o.Value == "" {
-			p.Add(fmt.Sprintf("%s[%d].value", path, i), "is required")
+			p.Add(opt.in(".value").String(), "is required")
 		} else if values[o.Value] {
-			p.Add(fmt.Sprintf("%s[%d].value", path, i), "duplicate option %q", o.Value)
+			p.Add(opt.in(".value").String(), "duplicate option %q", o.Value)
 		}
 		values[o.Value] = true
 	}
