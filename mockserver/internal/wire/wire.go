@@ -3,7 +3,6 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,19 +118,34 @@ func WriteError(w http.ResponseWriter, err error) {
 	WriteJSON(w, ae.Status, body)
 }
 
-// WriteJSON writes v as a JSON answer with the given status.
+// WriteJSON writes v as a JSON answer with the given status. A value that
+// cannot be encoded is answered 500 instead: json.Encoder encodes the whole
+// value before it writes anything, so nothing of it has been sent then.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	a := &jsonAnswer{w: w, status: status}
+	enc := json.NewEncoder(a)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		status = http.StatusInternalServerError
-		buf.Reset()
-		buf.WriteString(`{"statusCode":500,"error":"internal_error","message":"encoding failed","details":[]}` + "\n")
+	if err := enc.Encode(v); err != nil && !a.started {
+		a.status = http.StatusInternalServerError
+		_, _ = a.Write([]byte(`{"statusCode":500,"error":"internal_error","message":"encoding failed","details":[]}` + "\n"))
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+}
+
+// jsonAnswer writes the head of a JSON answer with the first bytes of its
+// body, so that the encoder can write straight to the connection.
+type jsonAnswer struct {
+	w       http.ResponseWriter
+	status  int
+	started bool
+}
+
+func (a *jsonAnswer) Write(b []byte) (int, error) {
+	if !a.started {
+		a.started = true
+		a.w.Header()["Content-Type"] = []string{"application/json; charset=utf-8"} // canonical already
+		a.w.WriteHeader(a.status)
+	}
+	return a.w.Write(b)
 }
 
 // DecodeJSON reads a JSON request body into v, bounded by limit. A body sent

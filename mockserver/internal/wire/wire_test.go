@@ -88,3 +88,32 @@ func TestDecodeJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteJSON(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		status int
+		v      any
+		want   int
+		body   string
+	}{
+		{"value", http.StatusCreated, map[string]any{"a": "<b>", "n": 1}, http.StatusCreated, `{"a":"<b>","n":1}` + "\n"},
+		{"null", http.StatusOK, nil, http.StatusOK, "null\n"},
+		{"cannot encode", http.StatusOK, map[string]any{"ok": 1, "f": func() {}}, http.StatusInternalServerError,
+			`{"statusCode":500,"error":"internal_error","message":"encoding failed","details":[]}` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rec := httptest.NewRecorder()
+			WriteJSON(rec, tt.status, tt.v)
+			if rec.Code != tt.want || rec.Body.String() != tt.body {
+				t.Errorf("answered %d %q, want %d %q", rec.Code, rec.Body.String(), tt.want, tt.body)
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+				t.Errorf("Content-Type %q", ct)
+			}
+		})
+	}
+}
