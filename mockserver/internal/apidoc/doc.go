@@ -57,12 +57,12 @@ func Build(shapes Shapes) ([]byte, error) {
 			return nil, fmt.Errorf("apidoc: shape %s is given twice", name)
 		}
 		s, opaque := describe(v)
-		if len(opaque) > 0 && !slices.Contains(requestShapes, name) {
+		switch {
+		case slices.Contains(requestShapes, name):
+			s = loose(s)
+		case len(opaque) > 0:
 			return nil, fmt.Errorf("apidoc: shape %s holds %v, whose own MarshalJSON does not say what it writes "+
 				"(give the type an OpenAPISchema method)", name, opaque)
-		}
-		if slices.Contains(requestShapes, name) {
-			s = loose(s)
 		}
 		schemas[name] = s
 	}
@@ -224,23 +224,22 @@ func loose(s Schema) Schema {
 	out := Schema{}
 	for k, v := range s {
 		switch k {
-		case "required", "additionalProperties":
-			if sub, isSchema := v.(Schema); isSchema && k == "additionalProperties" {
+		case "required": // dropped
+		case "additionalProperties": // kept only as a map's value schema
+			if sub, isSchema := v.(Schema); isSchema {
 				out[k] = loose(sub)
 			}
-			continue
 		case "properties":
 			props := Schema{}
 			for name, p := range v.(Schema) {
 				props[name] = loose(p.(Schema))
 			}
 			out[k] = props
-			continue
 		case "items":
 			out[k] = loose(v.(Schema))
-			continue
+		default:
+			out[k] = v
 		}
-		out[k] = v
 	}
 	if out["type"] != nil {
 		out["nullable"] = true

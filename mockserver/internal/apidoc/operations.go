@@ -29,8 +29,7 @@ func authAndForms() []operation {
 	prefill := ok("200", "The prefilled link.", ref("PrefillLink"))
 	return []operation{
 		{method: "POST", path: "/auth/oauth/token", tag: "Auth", summary: "API Keys Grant: an access token",
-			body: jsonBody(ref("TokenRequest")), answers: ok("200", "The token.", ref("Token")),
-			htmlErrors: false},
+			body: jsonBody(ref("TokenRequest")), answers: ok("200", "The token.", ref("Token"))},
 		{method: "POST", path: "/collect/api/v1/forms", tag: "Forms", summary: "Create a form (a draft, or published with ?publish=true)",
 			auth: true, query: formQuery, body: jsonBody(ref("FormDefinition")), answers: ok("201", "The form created.", ref("Form"))},
 		{method: "GET", path: forms, tag: "Forms", summary: "Get a form", auth: true, answers: form},

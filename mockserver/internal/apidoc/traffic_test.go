@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -13,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -242,12 +242,7 @@ func report(t *testing.T, problems []problem) {
 			example[p.key] = p.example
 		}
 	}
-	keys := make([]string, 0, len(count))
-	for k := range count {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(count)) {
 		t.Errorf("%d× %s\n\texample: %s", count[k], k, example[k])
 	}
 }
