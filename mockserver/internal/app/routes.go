@@ -14,16 +14,14 @@ const SendCreatePath = "/api/v1/casefiles/20251022/create"
 // route answers HEAD too.
 func (a *App) routes() http.Handler {
 	mux := http.NewServeMux()
+	add := func(svc service, guard bool, pattern string, h handlerFunc) {
+		a.Patterns = append(a.Patterns, pattern)
+		mux.Handle(pattern, a.serve(svc, guard, h))
+	}
 	// route registers a route; protected services check the token first.
-	route := func(svc service, pattern string, h handlerFunc) {
-		a.Patterns = append(a.Patterns, pattern)
-		mux.Handle(pattern, a.serve(svc, true, h))
-	}
+	route := func(svc service, pattern string, h handlerFunc) { add(svc, true, pattern, h) }
 	// open registers a route of a protected service that needs no token.
-	open := func(svc service, pattern string, h handlerFunc) {
-		a.Patterns = append(a.Patterns, pattern)
-		mux.Handle(pattern, a.serve(svc, false, h))
-	}
+	open := func(svc service, pattern string, h handlerFunc) { add(svc, false, pattern, h) }
 
 	// Auth, {Auth} = /auth: the API Keys Grant token endpoint.
 	route(svcAuth, "POST /auth/oauth/token", a.Accounts.HandleToken)
