@@ -249,24 +249,28 @@ func Read(dir string) ([]Exchange, error) {
 	}
 	var out []Exchange
 	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 0, 64<<10), 4*maxBody)
-		for sc.Scan() {
-			var ex Exchange
-			if err := json.Unmarshal(sc.Bytes(), &ex); err != nil {
-				_ = f.Close()
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			out = append(out, ex)
-		}
-		_ = f.Close()
-		if err := sc.Err(); err != nil {
+		if out, err = readFile(name, out); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	return out, nil
+}
+
+// readFile appends the exchanges recorded in one file to out.
+func readFile(name string, out []Exchange) ([]Exchange, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 4*maxBody)
+	for sc.Scan() {
+		var ex Exchange
+		if err := json.Unmarshal(sc.Bytes(), &ex); err != nil {
+			return nil, err
+		}
+		out = append(out, ex)
+	}
+	return out, sc.Err()
 }
