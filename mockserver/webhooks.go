@@ -19,7 +19,8 @@ const (
 // GET /mock/deliveries and Server.Deliveries list it: EventID (X-Event-Id,
 // the same on every attempt of the event to this subscription), EventType,
 // SubscriptionID, Attempt (from 1, the first attempt, to 36, the 35th
-// retry), Replay (sent again by the dashboard's Replay; counts from 1 again), At (the mock time of the attempt, the t of its signature),
+// retry), Replay (sent again by the dashboard's Replay; counts from 1
+// again), At (the mock time of the attempt, the t of its signature),
 // Outcome (OutcomeDelivered or OutcomeFailed), Status (the endpoint's HTTP
 // status, 0 when it did not answer), Error (why a failed attempt failed)
 // and DurationMs (the real time the attempt took).

@@ -13,10 +13,10 @@ import http.server
 import json
 import os
 import queue
+import re
 import sys
 import threading
 import time
-import re
 import urllib.error
 import urllib.parse
 import urllib.request
