@@ -16,7 +16,9 @@ import "github.com/signkit/signkit-go/internal/apierror"
 //     rejected request.
 //   - Body []byte: at most 64 KiB of the response body.
 //   - RetryAfter time.Duration: the answer's Retry-After header (0 when
-//     absent); on a 429 or 503 it says how long to wait before sending again.
+//     absent), at most one minute: a longer one, however large, reads as
+//     one minute, the longest the SDK's own retries wait; on a 429 or 503
+//     it says how long to wait before sending again.
 //   - OutcomeUnknown bool: set when the request changes something, was not
 //     sent again, and the answer (502, 503, 504) leaves in doubt whether the
 //     platform carried it out; errors.Is(err, ErrOutcomeUnknown) holds then.

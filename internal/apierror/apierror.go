@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/signkit/signkit-go/internal/retry"
 )
 
 // MaxBody is the most of an error response body that is read and kept.
@@ -59,8 +59,9 @@ type Error struct {
 	Details    []FieldError // one entry per problem of a rejected request
 	Body       []byte       // at most MaxBody bytes of the response body
 	// RetryAfter is the answer's Retry-After header as a duration (0 when
-	// absent); set on a 429 or 503, it says how long to wait before sending
-	// again.
+	// absent or unreadable), at most one minute: a longer one, however
+	// large, reads as one minute, the longest the SDK's own retries wait.
+	// Set on a 429 or 503, it says how long to wait before sending again.
 	RetryAfter time.Duration
 	// OutcomeUnknown is set when the request changes something, was not
 	// re-sent, and the answer (502, 503, 504) leaves in doubt whether the
@@ -172,23 +173,15 @@ func FromResponse(resp *http.Response) *Error {
 	return e
 }
 
-// retryAfter parses a Retry-After value, in seconds or as an HTTP date
-// (relative to now); 0 when absent or unreadable.
+// retryAfter reads a Retry-After value as the SDK's retries wait it (the
+// same parser, the same cut at retry.MaxRetryAfter); 0 when absent or
+// unreadable.
 func retryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
+	d, ok := retry.RetryAfter(v, now)
+	if !ok {
 		return 0
 	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s < 0 || s > int64(math.MaxInt64/time.Second) {
-			return 0
-		}
-		return time.Duration(s) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0)
-	}
-	return 0
+	return min(d, retry.MaxRetryAfter)
 }
 
 // requestID reads the platform's request id header, or the generic

@@ -16,7 +16,11 @@ func TestRetryAfterAndOutcome(t *testing.T) {
 		want time.Duration
 	}{
 		{"", 0}, {"0", 0}, {"7", 7 * time.Second}, {"-3", 0}, {"soon", 0},
-		{"99999999999999999999", 0}, {now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second},
+		{now.Add(45 * time.Second).Format(http.TimeFormat), 45 * time.Second},
+		// Past the SDK's longest wait, or past what a time.Duration holds:
+		// the longest wait, as internal/retry waits it.
+		{"3600", time.Minute}, {"9223372037", time.Minute}, {"18446744073", time.Minute},
+		{"99999999999999999999", time.Minute}, {now.Add(90 * time.Second).Format(http.TimeFormat), time.Minute},
 		{now.Add(-time.Hour).Format(http.TimeFormat), 0},
 	} {
 		assert.Equal(t, tt.want, retryAfter(tt.in, now), "%q", tt.in)

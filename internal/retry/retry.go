@@ -15,6 +15,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -33,10 +34,15 @@ type Policy struct {
 	MaxRetryAfter time.Duration // longest Retry-After that is waited; longer ones are cut to it
 }
 
+// MaxRetryAfter is the longest Retry-After the SDK waits. A longer one, or
+// one too large for a time.Duration, is waited this long; so reads
+// apierror.Error.RetryAfter.
+const MaxRetryAfter = time.Minute
+
 // DefaultPolicy is 4 retries, backoff from 250 ms doubling up to 8 s, and
-// Retry-After waited up to one minute.
+// Retry-After waited up to MaxRetryAfter.
 func DefaultPolicy() Policy {
-	return Policy{MaxRetries: 4, WaitMin: 250 * time.Millisecond, WaitMax: 8 * time.Second, MaxRetryAfter: time.Minute}
+	return Policy{MaxRetries: 4, WaitMin: 250 * time.Millisecond, WaitMax: 8 * time.Second, MaxRetryAfter: MaxRetryAfter}
 }
 
 // Body opens a fresh copy of a request body and tells its exact length (-1
@@ -228,15 +234,20 @@ func Backoff(p Policy, i int, resp *http.Response) time.Duration {
 	return half + rand.N(d-half)
 }
 
-// RetryAfter parses a Retry-After value, in seconds or as an HTTP date
-// (relative to now).
+// RetryAfter parses a Retry-After value, in decimal seconds or as an HTTP
+// date (relative to now; a past date is 0). It is never negative: a number
+// of seconds past what a time.Duration holds, however many digits, is the
+// largest Duration, which every caller cuts to its own longest wait. A
+// value that is neither (a sign, a fraction, a word) is not ok.
 func RetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
 	}
-	if s, err := strconv.Atoi(v); err == nil {
-		if s < 0 {
-			return 0, false
+	if strings.Trim(v, "0123456789") == "" {
+		s, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || s > math.MaxInt64/int64(time.Second) {
+			return math.MaxInt64, true
 		}
 		return time.Duration(s) * time.Second, true
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -254,6 +255,11 @@ func TestBackoff(t *testing.T) {
 	assert.Equal(t, 2*time.Second, Backoff(p, 0, ra(503, "2")))
 	assert.Equal(t, 7*time.Second, Backoff(p, 3, ra(429, "7")))
 	assert.Equal(t, 30*time.Second, Backoff(p, 0, ra(429, "3600")), "cut to MaxRetryAfter")
+	// Past what a time.Duration holds in seconds (9223372036): still
+	// MaxRetryAfter, never a negative wait, which would mean at once.
+	assert.Equal(t, 30*time.Second, Backoff(p, 0, ra(429, "9223372037")), "overflow waits MaxRetryAfter")
+	assert.Equal(t, 30*time.Second, Backoff(p, 0, ra(503, "18446744073")), "overflow waits MaxRetryAfter")
+	assert.Equal(t, 30*time.Second, Backoff(p, 0, ra(503, "99999999999999999999")), "past int64 waits MaxRetryAfter")
 	assert.LessOrEqual(t, Backoff(p, 0, ra(502, "9")), 100*time.Millisecond, "only 429 and 503 carry Retry-After")
 	date := time.Now().Add(5 * time.Second).UTC().Format(http.TimeFormat)
 	d := Backoff(p, 0, ra(503, date))
@@ -340,6 +346,10 @@ func TestRetryAfterParse(t *testing.T) {
 		{"0", 0, true}, {"120", 2 * time.Minute, true}, {"-1", 0, false}, {"", 0, false}, {"soon", 0, false},
 		{"Sun, 22 Nov 2026 10:00:30 GMT", 30 * time.Second, true},
 		{"Sun, 22 Nov 2026 09:00:00 GMT", 0, true},
+		{"+5", 0, false}, {"1.5", 0, false}, {" 7 ", 7 * time.Second, true},
+		{"9223372036", 9223372036 * time.Second, true},
+		{"9223372037", math.MaxInt64, true}, {"18446744073", math.MaxInt64, true},
+		{"99999999999999999999", math.MaxInt64, true},
 	}
 	for _, tt := range tests {
 		d, ok := RetryAfter(tt.in, now)
