@@ -7,18 +7,21 @@ import (
 )
 
 // ErrHeaderMismatch: the signature is valid but the event headers do not
-// agree with the body, or are not well formed: X-Event-Id is not a UUID,
-// X-Event-Type is neither a known type nor of their form
-// (lowercase.segments.camelCase), or its last two segments are not the
-// body's topic and eventType. The signed string joins header values with
-// ".", so only this check ties each value to its place (docs/webhooks.md).
+// agree with the body, or are not well formed: X-Event-Id is not 1 to
+// MaxEventIDLength printable ASCII characters without a "." (a UUID, as the
+// mock sends, is one; the platform promises only a unique id), X-Event-Type
+// is neither a known type nor of their form (lowercase.segments.camelCase),
+// or its last two segments are not the body's topic and eventType. The
+// signed string joins header values with ".", so a dot inside the id is
+// what would let the boundary between id and type move; only this check
+// ties each value to its place (docs/webhooks.md).
 var ErrHeaderMismatch = errors.New("webhooks: event headers do not match the body")
 
 // checkBinding checks that the id and type headers of ev are well formed and
 // name the event its body describes.
 func checkBinding(ev *Event) error {
-	if !isUUID(ev.ID) {
-		return fmt.Errorf("%w: %s is not a UUID", ErrHeaderMismatch, EventIDHeader)
+	if err := checkEventID(ev.ID); err != nil {
+		return fmt.Errorf("%w: %s %w", ErrHeaderMismatch, EventIDHeader, err)
 	}
 	if !ev.Type.IsKnown() && !wellFormedType(string(ev.Type)) {
 		return fmt.Errorf("%w: %s %q is not an event type", ErrHeaderMismatch, EventTypeHeader, ev.Type)
@@ -33,24 +36,28 @@ func checkBinding(ev *Event) error {
 	return nil
 }
 
-// isUUID reports whether s is 8-4-4-4-12 hex digits, of any version and
-// either case.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
+// MaxEventIDLength is the longest X-Event-Id a Verifier accepts.
+const MaxEventIDLength = 200
+
+// checkEventID accepts what the platform may send as an event id: 1 to
+// MaxEventIDLength printable ASCII characters (0x21 to 0x7e), no ".". It
+// says which rule id breaks, without quoting id.
+func checkEventID(id string) error {
+	switch {
+	case id == "":
+		return errors.New("is missing")
+	case len(id) > MaxEventIDLength:
+		return fmt.Errorf("is longer than %d characters", MaxEventIDLength)
 	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if c != '-' {
-				return false
-			}
-		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
-		default:
-			return false
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case c == '.':
+			return errors.New("holds a dot, which the signed string uses between header values")
+		case c < 0x21 || c > 0x7e:
+			return errors.New("holds a character that is not printable ASCII")
 		}
 	}
-	return true
+	return nil
 }
 
 // wellFormedType reports whether s has the form of the known event types:

@@ -22,10 +22,10 @@
 // the timestamp, the signed header names, their values and the raw body
 // matches one of the v1 signatures (ErrSignatureMismatch); the body is
 // exactly one JSON object of an event's shape, checked whole with
-// encoding/json (ErrInvalidPayload); X-Event-Id is a UUID and X-Event-Type
-// names the body's topic and eventType (ErrHeaderMismatch: the signed
-// string joins header values with ".", so only this check ties each value
-// to its place); and last the event id is claimed in a DedupStore, so that
+// encoding/json (ErrInvalidPayload); X-Event-Id is 1 to 200 printable
+// ASCII characters without a "." and X-Event-Type names the body's topic
+// and eventType (ErrHeaderMismatch: the signed string joins header values
+// with ".", so only this check ties each value to its place); and last the event id is claimed in a DedupStore, so that
 // a replay is refused (ErrDuplicateEvent). The handlers read bodies through
 // http.MaxBytesReader into a buffer that grows with what arrives, never
 // sized from Content-Length, and answer every rejection 400, logged

@@ -140,7 +140,7 @@ func TestPropertySignedDeliveries(t *testing.T) {
 			t.Fatalf("case %d: verified a body that is not valid JSON: %q", i, ev.Raw)
 		}
 		segs := strings.Split(string(ev.Type), ".")
-		if !isUUID(ev.ID) || len(segs) < 3 || segs[len(segs)-2] != ev.Topic || segs[len(segs)-1] != ev.EventType {
+		if checkEventID(ev.ID) != nil || len(segs) < 3 || segs[len(segs)-2] != ev.Topic || segs[len(segs)-1] != ev.EventType {
 			t.Fatalf("case %d: verified headers %q %q that disagree with the body %s", i, ev.ID, ev.Type, ev.Raw)
 		}
 	}
@@ -187,8 +187,18 @@ func genDelivery(rng *rand.Rand) delivery {
 	case 3: // another type in the header
 		d.typ, d.honest = string(allEventTypes[rng.IntN(len(allEventTypes))]), false
 		d.honest = d.typ == string(typ)
-	case 4: // an id that is not a UUID
-		d.id, d.honest = []string{"evt-1", id[:35], id + "0", strings.ReplaceAll(id, "-", "")}[rng.IntN(4)], false
+	case 4: // an id of another form: accepted when printable ASCII, dotless and not too long
+		ids := []struct {
+			id     string
+			honest bool
+		}{
+			{"evt-1", true}, {id[:35], true}, {strings.ReplaceAll(id, "-", ""), true},
+			{strings.Repeat("Z", MaxEventIDLength), true}, {"{" + id + "}~!", true},
+			{"evt.1", false}, {id + ".", false}, {"evt 1", false}, {"\u00e9vt", false}, {"evt\x00", false},
+			{strings.Repeat("Z", MaxEventIDLength+1), false}, {"", false},
+		}
+		pick := ids[rng.IntN(len(ids))]
+		d.id, d.honest = pick.id, pick.honest
 	case 5: // an unknown type of the same form, bound to the body
 		d.typ = "app" + strconv.Itoa(rng.IntN(9)) + "." + topic + "." + name
 	case 6: // one byte changed anywhere in the body
