@@ -12,6 +12,10 @@ import (
 // the platform, which will not send them again. It never loses one on an
 // error, a panic or a shutdown: entries stay until Ack or DeadLetter, and
 // Unacked returns the rest after Close.
+//
+// Enqueue is idempotent while the queue holds the id: an event id waiting,
+// in hand or dead-lettered is not added again. Once acknowledged,
+// discarded or taken out by Unacked, the id is forgotten.
 type Memory struct {
 	mu       sync.Mutex
 	capacity int
@@ -19,6 +23,7 @@ type Memory struct {
 	ready    []*Message          // FIFO, from readyAt on
 	readyAt  int                 // index of the first ready entry
 	leased   map[string]*Message // handed out, not yet acked
+	held     map[string]struct{} // event ids waiting, in hand or dead
 	dead     []DeadLetter
 	closed   bool
 	changed  chan struct{} // closed and replaced when ready or closed change
@@ -39,21 +44,26 @@ func NewMemory(capacity int) *Memory {
 	return &Memory{
 		capacity: max(capacity, 1),
 		leased:   make(map[string]*Message),
+		held:     make(map[string]struct{}),
 		changed:  make(chan struct{}),
 		now:      time.Now,
 	}
 }
 
-// Enqueue implements Queue.
+// Enqueue implements Queue. An id the queue holds already (waiting, in
+// hand or dead-lettered) is not added again, and Enqueue returns nil.
 func (q *Memory) Enqueue(_ context.Context, d Delivery) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	switch {
+	switch _, dup := q.held[d.ID]; {
 	case q.closed:
 		return ErrClosed
+	case dup:
+		return nil
 	case q.len() >= q.capacity:
 		return ErrFull
 	}
+	q.held[d.ID] = struct{}{}
 	q.seq++
 	q.push(&Message{Delivery: d, Key: strconv.FormatUint(q.seq, 10)})
 	return nil
@@ -109,16 +119,20 @@ func (q *Memory) Touch(context.Context, *Message) error { return nil }
 func (q *Memory) Ack(_ context.Context, m *Message) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	delete(q.leased, m.Key)
+	if _, ok := q.leased[m.Key]; ok {
+		delete(q.leased, m.Key)
+		delete(q.held, m.ID)
+	}
 	return nil
 }
 
-// DeadLetter implements Queue.
+// DeadLetter implements Queue. An entry that Unacked took out (it was
+// handed back to the platform) is not dead-lettered: ErrClaimLost.
 func (q *Memory) DeadLetter(_ context.Context, m *Message, reason string) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if _, ok := q.leased[m.Key]; !ok {
-		return nil // taken out by Unacked: handed back to the platform
+		return ErrClaimLost
 	}
 	delete(q.leased, m.Key)
 	q.dead = append(q.dead, DeadLetter{
@@ -147,10 +161,12 @@ func (q *Memory) Unacked() []Delivery {
 	var out []Delivery
 	for _, m := range q.ready[q.readyAt:] {
 		out = append(out, m.Delivery)
+		delete(q.held, m.ID)
 	}
 	q.ready, q.readyAt = nil, 0
 	for _, m := range q.leased {
 		out = append(out, m.Delivery)
+		delete(q.held, m.ID)
 	}
 	clear(q.leased)
 	return out
@@ -187,6 +203,7 @@ func (q *Memory) Discard(_ context.Context, key string) error {
 	if i < 0 {
 		return ErrNotFound
 	}
+	delete(q.held, q.dead[i].ID)
 	q.dead = append(q.dead[:i], q.dead[i+1:]...)
 	return nil
 }

@@ -132,12 +132,13 @@ func TestMemoryCloseAndUnacked(t *testing.T) {
 	if got := q.Unacked(); len(got) != 0 {
 		t.Fatalf("second Unacked = %v", got)
 	}
-	// A late ack or dead letter of a returned entry does nothing.
+	// A late ack of a returned entry does nothing; a late dead letter
+	// reports the claim lost and does nothing.
 	if err := q.Ack(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.DeadLetter(ctx, c, "late"); err != nil {
-		t.Fatal(err)
+	if err := q.DeadLetter(ctx, c, "late"); !errors.Is(err, queue.ErrClaimLost) {
+		t.Fatalf("late dead letter: %v, want ErrClaimLost", err)
 	}
 	if dead, _ := q.DeadLetters(ctx, 10); len(dead) != 1 || dead[0].ID != "dead" {
 		t.Fatalf("dead letters %+v", dead)
@@ -180,5 +181,51 @@ func TestMemoryDeadLetters(t *testing.T) {
 	}
 	if dead, _ := q.DeadLetters(ctx, -1); len(dead) != 0 {
 		t.Fatalf("negative limit: %+v", dead)
+	}
+}
+
+// Enqueue is idempotent while the queue holds the id (waiting, in hand or
+// dead-lettered): a re-sent delivery adds nothing and is not refused. Once
+// acknowledged or discarded, the id may come again.
+func TestMemoryEnqueueIdempotent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	q := queue.NewMemory(2)
+	for range 3 { // the third would be over capacity if it counted
+		if err := q.Enqueue(ctx, d("a")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := next(t, q)
+	if err := q.Enqueue(ctx, d("a")); err != nil { // in hand
+		t.Fatal(err)
+	}
+	if err := q.DeadLetter(ctx, m, "boom"); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Enqueue(ctx, d("a")); err != nil { // dead-lettered
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	if m, err := q.Next(short); err == nil {
+		t.Fatalf("a re-sent id was added again: %+v", m)
+	}
+	dead, _ := q.DeadLetters(ctx, 10)
+	if err := q.Discard(ctx, dead[0].Key); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Enqueue(ctx, d("a")); err != nil {
+		t.Fatal(err)
+	}
+	m = next(t, q)
+	if err := q.Ack(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Enqueue(ctx, d("a")); err != nil {
+		t.Fatal(err)
+	}
+	if m := next(t, q); m.ID != "a" {
+		t.Fatalf("after the ack, the id came back as %+v", m)
 	}
 }

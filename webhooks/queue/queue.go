@@ -35,6 +35,12 @@ var (
 	ErrFull = errors.New("queue: full")
 	// ErrNotFound: no dead letter has that key.
 	ErrNotFound = errors.New("queue: no such dead letter")
+	// ErrClaimLost: the entry is no longer the caller's: another caller
+	// took it over after the visibility timeout, or it is gone (finished by
+	// another caller, or lost with the queue's data). Touch and DeadLetter
+	// return it; the caller then stops handling the entry: no further
+	// attempt, no dead letter, no release of a claim it no longer owns.
+	ErrClaimLost = errors.New("queue: claim lost: the entry was taken over or is gone")
 )
 
 // Delivery is a verified delivery: what a worker needs to rebuild its event.
@@ -82,12 +88,19 @@ type Queue interface {
 	// to another caller when it was not touched for a while (the caller
 	// stopped).
 	Next(ctx context.Context) (*Message, error)
-	// Touch tells the queue that m is still being processed, before a
-	// retry, so that it is not handed to another caller.
+	// Touch tells the queue that m is still being processed, so that it is
+	// not handed to another caller. It first checks that m is still this
+	// hand-out's, and returns ErrClaimLost when it is not; any other error
+	// leaves the question open (the queue could not be asked).
 	Touch(ctx context.Context, m *Message) error
-	// Ack removes m: its event was processed.
+	// Ack removes m: its event was processed. A durable queue also records
+	// the event as done, so that an entry of the same event handed out
+	// later is acknowledged without being processed again. Ack may be
+	// called again after an error, or after the claim was lost: the event
+	// was processed all the same.
 	Ack(ctx context.Context, m *Message) error
-	// DeadLetter moves m to the dead-letter list, with the reason.
+	// DeadLetter moves m to the dead-letter list, with the reason, if m is
+	// still this hand-out's; ErrClaimLost otherwise.
 	DeadLetter(ctx context.Context, m *Message, reason string) error
 	// Close stops the queue: Enqueue returns ErrClosed, and Next returns
 	// ErrClosed once nothing is left for it (a queue in memory first hands
@@ -106,6 +119,29 @@ type DeadLetterList interface {
 	Replay(ctx context.Context, key string) error
 	// Discard deletes the dead letter.
 	Discard(ctx context.Context, key string) error
+}
+
+// Leaser is implemented by queues whose hand-outs are leases: an entry left
+// untouched for a while (the visibility timeout) is handed to another
+// caller, because its holder is taken to have stopped. A caller that holds
+// an entry touches it every TouchInterval for the whole of its handling,
+// processing and waits between attempts alike. AsyncHandler does.
+type Leaser interface {
+	// TouchInterval is how often a held entry must be touched: well inside
+	// the visibility timeout.
+	TouchInterval() time.Duration
+}
+
+// Idempotent is implemented by queues whose Enqueue is keyed by the event
+// id: an id enqueued within the last IdempotencyWindow is not added again,
+// and Enqueue returns nil. So a re-sent delivery (by the client library
+// after a lost reply, or by the platform after a failed answer) adds no
+// second entry, and AsyncHandler answers a duplicate delivery 2xx only
+// after enqueueing it too: the 2xx then says the event is stored, even
+// when the first delivery's own enqueue is still under way, or fails.
+type Idempotent interface {
+	// IdempotencyWindow is how long an enqueued id is remembered.
+	IdempotencyWindow() time.Duration
 }
 
 // Volatile is implemented by queues that keep their entries in the
