@@ -75,13 +75,16 @@ type AsyncHandler struct {
 	v      *Verifier
 	fn     func(context.Context, *Event) error
 	q      queue.Queue
+	leaser queue.Leaser // q's, when its hand-outs are leases
 	cfg    asyncConfig
 	ctx    context.Context // of fn; cancelled when Shutdown gives up
 	cancel context.CancelFunc
 
-	mu     sync.RWMutex
-	closed bool
-	done   chan struct{} // closed when every worker has returned
+	mu      sync.Mutex
+	closed  bool                      // deliveries are refused
+	stopped bool                      // Shutdown gave up: no run of fn starts
+	running map[string]*queue.Message // by queue key: fn runs, or its outcome is being recorded
+	done    chan struct{}             // closed when every worker has returned
 }
 
 // AsyncHandler returns a handler that answers like Handler up to
@@ -94,11 +97,26 @@ type AsyncHandler struct {
 // claim in the DedupStore is extended when the store is an Extender, so
 // that a redelivery of it is answered as a duplicate.
 //
+// When q's hand-outs are leases (queue.Leaser, as webhooks/redisqueue's
+// are), a worker touches its entry every TouchInterval for the whole of its
+// handling, runs of fn and waits between them alike. When a touch reports
+// the claim lost (queue.ErrClaimLost: another receiver took the entry
+// over), the worker cancels fn's context with that cause and stops
+// handling the entry: no further call of fn, no dead letter, no release of
+// the claim; a run of fn that succeeds all the same is still acknowledged.
+// A failed acknowledgement is retried while the worker holds the claim.
+//
+// When q's Enqueue is idempotent (queue.Idempotent, as redisqueue's is), a
+// duplicate delivery is enqueued too before it is answered 200: its first
+// delivery may still be storing the event, and may fail; the 2xx then says
+// that the event is stored, whichever delivery stored it. With any other
+// queue a duplicate is answered 200 at once, as by Handler.
+//
 // What the 202 is worth is q's durability: with webhooks/redisqueue, an
 // event survives a crash of the receiver; with queue.NewMemory, a crash
 // loses the events it holds (an error, a panic or a Shutdown does not).
 // When q refuses the event (full, closed or failing) the delivery is
-// answered 503 and its claim released, so the platform retries it.
+// answered 503 or 500 and its claim released, so the platform retries it.
 func (v *Verifier) AsyncHandler(q queue.Queue, fn func(context.Context, *Event) error, opts ...AsyncOption) *AsyncHandler {
 	cfg := asyncConfig{
 		workers: DefaultWorkers, attempts: DefaultMaxAttempts,
@@ -114,7 +132,8 @@ func (v *Verifier) AsyncHandler(q queue.Queue, fn func(context.Context, *Event) 
 	if cfg.base == nil {
 		cfg.base = context.Background()
 	}
-	a := &AsyncHandler{v: v, fn: fn, q: q, cfg: cfg, done: make(chan struct{})}
+	a := &AsyncHandler{v: v, fn: fn, q: q, cfg: cfg, running: map[string]*queue.Message{}, done: make(chan struct{})}
+	a.leaser, _ = q.(queue.Leaser)
 	a.ctx, a.cancel = context.WithCancel(cfg.base)
 	var wg sync.WaitGroup
 	for range cfg.workers {
@@ -128,16 +147,17 @@ func (v *Verifier) AsyncHandler(q queue.Queue, fn func(context.Context, *Event) 
 }
 
 // ServeHTTP implements http.Handler. It answers like Handler up to
-// verification, then 202 once the event is enqueued, 503 when the handler
-// is shutting down or the queue is full or closed, and 500 when the queue
-// fails.
+// verification, then 202 once the event is enqueued (200 to a duplicate),
+// 503 when the handler is shutting down or the queue is full or closed, and
+// 500 when the queue fails.
 func (a *AsyncHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.isClosed() {
 		unavailable(w, "shutting down")
 		return
 	}
-	ev, ok := a.v.accept(w, r)
-	if !ok {
+	_, idempotent := a.q.(queue.Idempotent)
+	ev, dup := a.v.accept(w, r, idempotent)
+	if ev == nil {
 		return
 	}
 	// The platform may hang up while the queue writes: finish the write
@@ -146,6 +166,9 @@ func (a *AsyncHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	err := a.q.Enqueue(ctx, queue.Delivery{ID: ev.ID, Type: string(ev.Type), Body: ev.Raw})
 	switch {
+	case err == nil && dup:
+		w.WriteHeader(http.StatusOK)
+		return
 	case err == nil:
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -156,7 +179,9 @@ func (a *AsyncHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.String("event_id", ev.ID), slog.String("error", err.Error()))
 		http.Error(w, "cannot store event, retry later", http.StatusInternalServerError)
 	}
-	a.v.release(r.Context(), ev.ID)
+	if !dup { // a duplicate's claim is its first delivery's
+		a.v.release(r.Context(), ev.ID)
+	}
 }
 
 func unavailable(w http.ResponseWriter, why string) {
@@ -164,8 +189,8 @@ func unavailable(w http.ResponseWriter, why string) {
 }
 
 func (a *AsyncHandler) isClosed() bool {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	return a.closed
 }
 
@@ -192,9 +217,12 @@ func (a *AsyncHandler) work() {
 	}
 }
 
-// process calls fn for m until it succeeds, fails too often, or Shutdown
-// gives up; in the last case m stays in the queue, unacknowledged.
+// process handles m until its event succeeds, fails too often, is no longer
+// this worker's, or Shutdown gives up; in the last two cases m stays in the
+// queue, unacknowledged.
 func (a *AsyncHandler) process(m *queue.Message) {
+	l := a.hold(m)
+	defer l.release()
 	ev, err := decodeEvent(m.ID, EventType(m.Type), m.Body)
 	if err != nil { // not from this receiver's Verify: nothing will fix it
 		a.deadLetter(m, err.Error())
@@ -204,49 +232,122 @@ func (a *AsyncHandler) process(m *queue.Message) {
 		a.deadLetter(m, fmt.Sprintf("handed out %d times without being finished", m.Deliveries))
 		return
 	}
+	ev.Handouts = m.Deliveries
 	if m.Deliveries > 1 { // taken over: the claim may have run out meanwhile
 		a.v.extend(a.ctx, m.ID)
 	}
 	for attempt := 1; ; attempt++ {
-		err := a.v.call(a.ctx, a.fn, ev)
-		if err == nil {
-			a.ack(m)
+		if !a.begin(m) {
 			return
 		}
-		if a.ctx.Err() != nil {
-			return
-		}
-		if attempt >= a.cfg.attempts {
-			a.deadLetter(m, err.Error())
-			return
-		}
-		if !sleep(a.ctx, a.backoff(attempt)) {
+		err := a.v.call(l.ctx, a.fn, ev)
+		finished := a.settle(m, l, err, attempt)
+		a.end(m)
+		if finished || !l.wait(a.backoff(attempt)) || !a.touchBeforeRetry(m, l) {
 			return
 		}
 		a.v.extend(a.ctx, m.ID)
-		if err := a.q.Touch(a.ctx, m); err != nil {
-			a.v.logger.LogAttrs(a.ctx, slog.LevelWarn, "webhooks: cannot keep an event in hand",
-				slog.String("event_id", m.ID), slog.String("error", err.Error()))
-		}
 	}
 }
 
-func (a *AsyncHandler) ack(m *queue.Message) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(a.ctx), releaseTimeout)
-	defer cancel()
-	if err := a.q.Ack(ctx, m); err != nil {
-		a.v.logger.LogAttrs(ctx, slog.LevelError, "webhooks: cannot acknowledge a processed event; it will be processed again",
+// begin records that fn is about to run for m; false when Shutdown has given
+// up, and no run may start.
+func (a *AsyncHandler) begin(m *queue.Message) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stopped {
+		return false
+	}
+	a.running[m.Key] = m
+	return true
+}
+
+// end records that the outcome of m's run is settled.
+func (a *AsyncHandler) end(m *queue.Message) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.running, m.Key)
+}
+
+func (a *AsyncHandler) isStopped() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.stopped
+}
+
+// settle records the outcome err of an attempt of m and reports whether m
+// is finished with: acknowledged, dead-lettered, no longer this worker's, or
+// abandoned because the handler is stopping.
+func (a *AsyncHandler) settle(m *queue.Message, l *lease, err error, attempt int) bool {
+	late := a.isStopped()
+	switch {
+	case err == nil:
+		a.ack(m, l)
+		if late {
+			a.v.logger.LogAttrs(context.Background(), slog.LevelInfo, "webhooks: event processed after Shutdown returned; acknowledged",
+				slog.String("event_id", m.ID), slog.String("event_type", m.Type))
+		}
+		return true
+	case l.lost():
+		a.v.logger.LogAttrs(context.Background(), slog.LevelWarn,
+			"webhooks: event not retried here: another receiver took it over (claim lost)",
+			slog.String("event_id", m.ID), slog.String("event_type", m.Type), slog.String("error", err.Error()))
+		return true
+	case late || a.ctx.Err() != nil:
+		a.abandon(m, err, late)
+		return true
+	case attempt >= a.cfg.attempts:
+		a.deadLetter(m, err.Error())
+		return true
+	}
+	return false
+}
+
+// abandon logs an event whose run failed while the handler was stopping: it
+// is not retried here.
+func (a *AsyncHandler) abandon(m *queue.Message, err error, late bool) {
+	level, msg := slog.LevelWarn, "webhooks: event failed while stopping; left in the queue for another receiver"
+	if _, volatile := a.q.(queue.Volatile); volatile && late {
+		// Shutdown named it as running and handed back the rest: nothing
+		// holds it now.
+		level, msg = slog.LevelError, "webhooks: event failed after Shutdown returned; the memory queue no longer holds it: it is lost unless you process it again"
+	}
+	a.v.logger.LogAttrs(context.Background(), level, msg,
+		slog.String("event_id", m.ID), slog.String("event_type", m.Type), slog.String("error", err.Error()))
+}
+
+// touchBeforeRetry touches m before a retry when q's hand-outs are not
+// leases kept by the heartbeat; false when the claim is lost.
+func (a *AsyncHandler) touchBeforeRetry(m *queue.Message, l *lease) bool {
+	if a.leaser != nil {
+		return true
+	}
+	err := a.q.Touch(a.ctx, m)
+	switch {
+	case errors.Is(err, queue.ErrClaimLost):
+		l.lose()
+		return false
+	case err != nil:
+		a.v.logger.LogAttrs(a.ctx, slog.LevelWarn, "webhooks: cannot keep an event in hand",
 			slog.String("event_id", m.ID), slog.String("error", err.Error()))
 	}
+	return true
 }
 
 // deadLetter moves m to the dead-letter list and ends the claim on its id.
 // When the queue fails, m stays unacknowledged: a durable queue hands it out
-// again later.
+// again later. When the hand-out is no longer this worker's, the claim is
+// left to the receiver that has it.
 func (a *AsyncHandler) deadLetter(m *queue.Message, reason string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(a.ctx), releaseTimeout)
 	defer cancel()
-	if err := a.q.DeadLetter(ctx, m, reason); err != nil {
+	err := a.q.DeadLetter(ctx, m, reason)
+	switch {
+	case errors.Is(err, queue.ErrClaimLost):
+		a.v.logger.LogAttrs(ctx, slog.LevelWarn, "webhooks: event not dead-lettered: another receiver took it over (claim lost)",
+			slog.String("event_id", m.ID), slog.String("reason", reason))
+		return
+	case err != nil:
 		a.v.logger.LogAttrs(ctx, slog.LevelError, "webhooks: cannot dead-letter an event",
 			slog.String("event_id", m.ID), slog.String("error", err.Error()))
 		return
@@ -278,48 +379,4 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-// Shutdown stops accepting deliveries (they are answered 503, so the
-// platform retries them later), closes the queue and waits until the
-// workers have finished what the queue hands out: with a queue in memory,
-// every event it holds; with a durable queue, the events in hand (the rest
-// stays in the queue for the other receivers, or for this one's restart).
-//
-// When ctx ends first, Shutdown cancels the context of the events being
-// processed and returns ctx's error together with the events that a queue
-// in memory (queue.Volatile) still holds, neither processed nor
-// dead-lettered: their claims are released, so the platform's redelivery
-// of them is accepted by the next receiver, and the caller may process or
-// record them itself. A durable queue keeps its events and none are
-// returned. Shutdown returns nil, nil when everything was drained.
-func (a *AsyncHandler) Shutdown(ctx context.Context) ([]*Event, error) {
-	a.mu.Lock()
-	a.closed = true
-	a.mu.Unlock()
-	if err := a.q.Close(); err != nil {
-		a.v.logger.LogAttrs(ctx, slog.LevelError, "webhooks: cannot close the queue",
-			slog.String("error", err.Error()))
-	}
-	var err error
-	select {
-	case <-a.done:
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	a.cancel()
-	vq, ok := a.q.(queue.Volatile)
-	if !ok {
-		return nil, err
-	}
-	var left []*Event
-	for _, d := range vq.Unacked() {
-		a.v.release(ctx, d.ID)
-		ev, derr := decodeEvent(d.ID, EventType(d.Type), d.Body)
-		if derr != nil {
-			ev = &Event{ID: d.ID, Type: EventType(d.Type), Raw: d.Body}
-		}
-		left = append(left, ev)
-	}
-	return left, err
 }

@@ -3,7 +3,9 @@ package webhooks_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -225,20 +227,20 @@ func TestAsyncShutdownDrains(t *testing.T) {
 }
 
 // Shutdown with a 10 ms deadline while 100 events are queued: every event is
-// processed or returned, none both lost; a returned event's redelivery is
-// accepted.
+// processed, returned, or named in the error as running, never both
+// processed and returned; a named event's run finishes and is processed; a
+// returned event's redelivery is accepted.
 func TestAsyncShutdownTimeoutReturnsEvents(t *testing.T) {
 	t.Parallel()
 	var processed sync.Map
+	var processing sync.WaitGroup
 	v := newVerifier(t)
 	a := v.AsyncHandler(queue.NewMemory(100), func(ctx context.Context, ev *webhooks.Event) error {
-		select {
-		case <-time.After(2 * time.Millisecond):
-			processed.Store(ev.ID, true)
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		processing.Add(1)
+		defer processing.Done()
+		time.Sleep(2 * time.Millisecond) // work that finishes what it started
+		processed.Store(ev.ID, true)
+		return nil
 	}, webhooks.WithWorkers(2))
 	hs := events(100)
 	for _, h := range hs {
@@ -252,20 +254,37 @@ func TestAsyncShutdownTimeoutReturnsEvents(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || len(left) == 0 {
 		t.Fatalf("Shutdown = %d events, %v; want some events and DeadlineExceeded", len(left), err)
 	}
+	named := map[string]bool{}
+	var se *webhooks.ShutdownError
+	if errors.As(err, &se) {
+		for _, id := range se.Running {
+			named[id] = true
+		}
+	}
 	returned := map[string]bool{}
 	for _, ev := range left {
 		if ev.Type != webhooks.CaseFileCompleted || ev.CaseFile == nil || ev.CaseFile.ID != 531 {
 			t.Fatalf("returned event %+v", ev)
 		}
+		if named[ev.ID] {
+			t.Fatalf("event %s both returned and named as running", ev.ID)
+		}
 		returned[ev.ID] = true
 	}
+	processing.Wait() // the named runs finish after Shutdown returned
 	for i := range hs {
 		id := uid(itoa(i))
-		if _, ok := processed.Load(id); !ok && !returned[id] {
+		_, ok := processed.Load(id)
+		switch {
+		case ok && returned[id]:
+			t.Errorf("event %d processed and returned: the caller would process it twice", i)
+		case named[id] && !ok:
+			t.Errorf("event %d named as running but never processed", i)
+		case !ok && !returned[id]:
 			t.Errorf("event %d neither processed nor returned", i)
 		}
 	}
-	t.Logf("%d processed before the deadline, %d returned", 100-len(left), len(left))
+	t.Logf("%d returned, %d named as running", len(left), len(named))
 	var redelivered bool
 	h := v.Handler(func(context.Context, *webhooks.Event) error { return nil })
 	for i, hd := range hs {
@@ -278,6 +297,40 @@ func TestAsyncShutdownTimeoutReturnsEvents(t *testing.T) {
 	}
 	if !redelivered {
 		t.Fatal("no returned event to redeliver")
+	}
+}
+
+// A run named by Shutdown's error that then fails is not retried; with a
+// memory queue nothing holds its event any more, and the log says so with
+// the event's id.
+func TestAsyncLateFailureIsLogged(t *testing.T) {
+	t.Parallel()
+	log := &lockedBuilder{}
+	v := newVerifier(t, webhooks.WithLogger(slog.New(slog.NewTextHandler(log, nil))))
+	started, failed := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	a := v.AsyncHandler(queue.NewMemory(2), func(ctx context.Context, ev *webhooks.Event) error {
+		calls.Add(1)
+		close(started)
+		<-ctx.Done() // gives up when Shutdown does
+		defer close(failed)
+		return context.Cause(ctx)
+	}, fast)
+	if w := deliver(t, a, http.MethodPost, vecHeaders(), vecBody); w.Code != 202 {
+		t.Fatal(w.Code)
+	}
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	left, err := a.Shutdown(ctx)
+	var se *webhooks.ShutdownError
+	if !errors.As(err, &se) || len(se.Running) != 1 || se.Running[0] != vecID || len(left) != 0 {
+		t.Fatalf("Shutdown = %d events, %v; want the running event named", len(left), err)
+	}
+	<-failed
+	waitFor(t, func() bool { return strings.Contains(log.String(), "it is lost") })
+	if !strings.Contains(log.String(), vecID) || calls.Load() != 1 {
+		t.Fatalf("calls %d, log %q", calls.Load(), log.String())
 	}
 }
 
@@ -315,5 +368,103 @@ func TestAsyncRetryExtendsClaim(t *testing.T) {
 	defer store.mu.Unlock()
 	if len(store.extended) != 2 || store.extended[0] != vecID {
 		t.Fatalf("extended %v; want the event's id twice", store.extended)
+	}
+}
+
+// Shutdown's deadline ends while fn runs for one event and another waits in
+// the memory queue. Only the waiting event is handed back; the running one
+// is named in the error and keeps its claim, so that the platform's
+// redelivery of it is a duplicate, and its late success is acknowledged.
+func TestAsyncShutdownKeepsRunningEvent(t *testing.T) {
+	t.Parallel()
+	running, waiting := uid("running"), uid("waiting")
+	started, finish := make(chan struct{}), make(chan struct{})
+	finished := make(chan struct{})
+	q := &countingQueue{Memory: queue.NewMemory(4)}
+	v := newVerifier(t)
+	a := v.AsyncHandler(q, func(_ context.Context, ev *webhooks.Event) error {
+		if ev.ID == running {
+			close(started)
+			<-finish // ignores the cancelled context, as slow work does
+			close(finished)
+		}
+		return nil
+	}, webhooks.WithWorkers(1))
+	for _, id := range []string{running, waiting} {
+		if w := deliver(t, a, http.MethodPost, signed(id, webhooks.CaseFileCompleted, vecBody), vecBody); w.Code != 202 {
+			t.Fatal(w.Code)
+		}
+	}
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	left, err := a.Shutdown(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Shutdown error %v; want DeadlineExceeded", err)
+	}
+	if len(left) != 1 || left[0].ID != waiting {
+		ids := []string{}
+		for _, ev := range left {
+			ids = append(ids, ev.ID)
+		}
+		t.Fatalf("Shutdown handed back %v; want only the waiting event %s, not the running %s", ids, waiting, running)
+	}
+	if !strings.Contains(err.Error(), running) {
+		t.Fatalf("Shutdown error %q does not name the running event %s", err, running)
+	}
+	h := v.Handler(func(context.Context, *webhooks.Event) error { return nil })
+	if w := deliver(t, h, http.MethodPost, signed(running, webhooks.CaseFileCompleted, vecBody), vecBody); w.Code != http.StatusOK {
+		t.Fatalf("redelivery of the running event: %d; want 200, a duplicate: its claim is kept", w.Code)
+	}
+	close(finish)
+	<-finished
+	waitFor(t, func() bool { return q.acks.Load() == 1 })
+}
+
+// idempotentQueue is a memory queue that says its Enqueue is idempotent,
+// and whose first Enqueue waits for release and then fails, as a store
+// that answers late and badly would.
+type idempotentQueue struct {
+	*queue.Memory
+	entered, release chan struct{}
+	calls            atomic.Int32
+}
+
+func (q *idempotentQueue) IdempotencyWindow() time.Duration { return time.Hour }
+
+func (q *idempotentQueue) Enqueue(ctx context.Context, d queue.Delivery) error {
+	if q.calls.Add(1) == 1 {
+		close(q.entered)
+		<-q.release
+		return errors.New("store timed out")
+	}
+	return q.Memory.Enqueue(ctx, d)
+}
+
+// The platform gave up on a delivery whose enqueue hangs, and sent it
+// again: the second delivery is a duplicate, but with an idempotent queue
+// it is enqueued before its 200, so the event is stored although the first
+// delivery's enqueue then fails. fn runs once.
+func TestAsyncDuplicateIsStoredBeforeItsAnswer(t *testing.T) {
+	t.Parallel()
+	q := &idempotentQueue{Memory: queue.NewMemory(4), entered: make(chan struct{}), release: make(chan struct{})}
+	var calls atomic.Int32
+	a := newVerifier(t).AsyncHandler(q, func(context.Context, *webhooks.Event) error {
+		calls.Add(1)
+		return nil
+	})
+	first := make(chan int)
+	go func() { first <- deliver(t, a, http.MethodPost, vecHeaders(), vecBody).Code }()
+	<-q.entered
+	if w := deliver(t, a, http.MethodPost, vecHeaders(), vecBody); w.Code != http.StatusOK {
+		t.Fatalf("re-sent delivery: %d; want 200 once stored", w.Code)
+	}
+	close(q.release)
+	if code := <-first; code != http.StatusInternalServerError {
+		t.Fatalf("first delivery: %d; want 500, its enqueue failed", code)
+	}
+	shutdown(t, a)
+	if calls.Load() != 1 {
+		t.Fatalf("fn ran %d times; want once: the 200 promised the event was stored", calls.Load())
 	}
 }

@@ -33,8 +33,8 @@ const releaseTimeout = 10 * time.Second
 // be slow use AsyncHandler.
 func (v *Verifier) Handler(fn func(context.Context, *Event) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ev, ok := v.accept(w, r)
-		if !ok {
+		ev, _ := v.accept(w, r, false)
+		if ev == nil {
 			return
 		}
 		if err := v.run(r.Context(), fn, ev); err != nil {
@@ -45,9 +45,11 @@ func (v *Verifier) Handler(fn func(context.Context, *Event) error) http.Handler 
 	})
 }
 
-// accept reads and verifies a delivery. When it returns false it has
-// answered the request.
-func (v *Verifier) accept(w http.ResponseWriter, r *http.Request) (*Event, bool) {
+// accept reads and verifies a delivery. When it returns no event it has
+// answered the request. A duplicate is answered 200, unless keepDup: then
+// accept returns its event with dup true and leaves the answer to the
+// caller.
+func (v *Verifier) accept(w http.ResponseWriter, r *http.Request, keepDup bool) (ev *Event, dup bool) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -63,10 +65,12 @@ func (v *Verifier) accept(w http.ResponseWriter, r *http.Request) (*Event, bool)
 		}
 		return nil, false
 	}
-	ev, err := v.Verify(r.Context(), r.Header, body)
+	verified, err := v.verify(r.Context(), r.Header, body)
 	switch {
 	case err == nil:
-		return ev, true
+		return verified, false
+	case errors.Is(err, ErrDuplicateEvent) && keepDup:
+		return verified, true
 	case errors.Is(err, ErrDuplicateEvent):
 		w.WriteHeader(http.StatusOK)
 	case isRejection(err):

@@ -147,6 +147,17 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 // platform's retry is accepted. The returned Event's Raw shares memory with
 // body.
 func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Event, error) {
+	ev, err := v.verify(ctx, h, body)
+	if err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// verify is Verify, except that it also returns the event with
+// ErrDuplicateEvent: a duplicate is a verified delivery whose id was
+// claimed before.
+func (v *Verifier) verify(ctx context.Context, h http.Header, body []byte) (*Event, error) {
 	var sig signature
 	sigValue, _ := headerValue(h, SignatureHeader)
 	if err := parseSignature(sigValue, &sig); err != nil {
@@ -176,7 +187,7 @@ func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Eve
 		return nil, fmt.Errorf("webhooks: claim event id: %w", err)
 	}
 	if !ok {
-		return nil, ErrDuplicateEvent
+		return ev, ErrDuplicateEvent
 	}
 	return ev, nil
 }
