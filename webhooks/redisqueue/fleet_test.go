@@ -34,6 +34,21 @@ type crashable struct {
 
 var errCrashed = errors.New("receiver crashed")
 
+// The wrapped queue's leases and idempotent enqueue reach the handler, so
+// that the fleet runs the path that production runs.
+var (
+	_ queue.Leaser     = (*crashable)(nil)
+	_ queue.Idempotent = (*crashable)(nil)
+)
+
+func (c *crashable) TouchInterval() time.Duration {
+	return c.Queue.(queue.Leaser).TouchInterval()
+}
+
+func (c *crashable) IdempotencyWindow() time.Duration {
+	return c.Queue.(queue.Idempotent).IdempotencyWindow()
+}
+
 func (c *crashable) Next(ctx context.Context) (*queue.Message, error) {
 	m, err := c.Queue.Next(ctx)
 	c.mu.Lock()

@@ -9,23 +9,42 @@
 //	if err != nil { ... }
 //	http.Handle("POST /webhooks", v.AsyncHandler(q, process))
 //
-// Each verified delivery is added to the stream with XADD before the
-// platform gets its 202. The receivers read the stream in one consumer
-// group, so that each entry goes to one of them; an entry is acknowledged
-// (XACK, then XDEL) once its event is processed, or moved to the
-// dead-letter stream when processing keeps failing. An entry handed out and
-// left idle past the visibility timeout, because its receiver crashed or
-// lost Redis, is taken over by another receiver (XAUTOCLAIM); a receiver
-// that retries an event touches its entry before each attempt, so keep the
-// visibility timeout above the longest single run of your event handler.
+// Every step that a retry can repeat is keyed by the event id, so that a
+// reply lost on the network, re-sent by go-redis or by the platform, adds
+// nothing:
 //
-// The 202 is as durable as Redis makes the XADD: with appendonly yes and
-// appendfsync always, an acknowledged entry survives a crash of Redis
-// itself; Redis's defaults can lose the last second of writes (see
-// docs/webhooks.md).
+//   - Enqueue adds the delivery to the stream and records its id in one Lua
+//     script; an id recorded within the idempotency window (default
+//     DefaultIdempotencyWindow, longer than the platform retries) is not
+//     added again. The platform gets its 202 after the script.
+//   - The receivers read the stream in one consumer group, so that each
+//     entry goes to one of them. A hand-out is named by the consumer and the
+//     entry's delivery count; the holder touches it on a heartbeat (a third
+//     of the visibility timeout), and each touch first checks, atomically,
+//     that the entry is still pending with that name, or reports
+//     queue.ErrClaimLost.
+//   - An entry left untouched past the visibility timeout, because its
+//     receiver crashed or lost Redis, is taken over by another receiver
+//     (XAUTOCLAIM).
+//   - Ack records the event done and acknowledges and deletes its entry in
+//     one script; an entry whose event is recorded done is acknowledged
+//     without being handed out. DeadLetter moves the entry to the
+//     dead-letter stream only while the hand-out is still the caller's.
+//   - When a command finds the consumer group missing (Redis lost its data:
+//     a restart without persistence, FLUSHALL, an evicted key), the queue
+//     makes the group again from the stream's start, logs it at error level,
+//     and carries on.
+//
+// The 202 is as durable as Redis makes the script's writes: with appendonly
+// yes and appendfsync always, an acknowledged entry survives a crash of
+// Redis itself; Redis's defaults can lose the last second of writes, and a
+// Redis without persistence loses every entry at a restart (see
+// docs/webhooks.md, which gives the guarantees as the fault tests show
+// them).
 //
 // The dead-letter stream is read with DeadLetters; Replay moves a dead
-// letter back into the stream, and Discard deletes it.
+// letter back into the stream, and Discard deletes it. Stats counts what
+// the queue did to keep its promises.
 package redisqueue
 
 import (
@@ -33,9 +52,11 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
-	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -51,6 +72,10 @@ const (
 	DefaultGroup             = "signkit-receivers"
 	DefaultVisibilityTimeout = 5 * time.Minute
 	DefaultBlock             = time.Second
+	// DefaultIdempotencyWindow is how long an event id is remembered, as
+	// enqueued and then as done: longer than the platform keeps retrying a
+	// delivery (5 fast retries within 75 s, then 30 hourly ones).
+	DefaultIdempotencyWindow = 31 * time.Hour
 )
 
 // Fields of a stream entry.
@@ -64,8 +89,12 @@ const (
 type Queue struct {
 	rdb                      redis.UniversalClient
 	stream, dead, group, me  string
+	records                  string // start of the event records' keys
 	visibility, block, sweep time.Duration
-	replay                   *redis.Script
+	window                   time.Duration
+	logger                   *slog.Logger
+	scripts                  scripts
+	stats                    counters
 
 	closing    context.Context // ends when Close is called
 	close      context.CancelFunc
@@ -77,14 +106,39 @@ type Queue struct {
 var (
 	_ queue.Queue          = (*Queue)(nil)
 	_ queue.DeadLetterList = (*Queue)(nil)
+	_ queue.Leaser         = (*Queue)(nil)
+	_ queue.Idempotent     = (*Queue)(nil)
 )
+
+// Stats counts what a Queue did to keep its promises, since New.
+type Stats struct {
+	// GroupsRecreated counts the times the consumer group was found missing
+	// and made again (Redis had lost its data).
+	GroupsRecreated uint64
+	// TakenOver counts entries taken over from a consumer that left them
+	// untouched past the visibility timeout.
+	TakenOver uint64
+	// LostClaims counts touches and dead letters refused because the entry
+	// was no longer this hand-out's (taken over, or gone).
+	LostClaims uint64
+	// DuplicatesSkipped counts entries acknowledged without being handed
+	// out, because their event was already recorded done.
+	DuplicatesSkipped uint64
+	// EnqueuesSkipped counts enqueues that added nothing, because the event
+	// id was already recorded within the idempotency window.
+	EnqueuesSkipped uint64
+}
+
+type counters struct {
+	groupsRecreated, takenOver, lostClaims, duplicatesSkipped, enqueuesSkipped atomic.Uint64
+}
 
 // Option configures a Queue.
 type Option func(*Queue)
 
 // WithStreams sets the stream of the deliveries and the dead-letter stream
 // (defaults DefaultStream, DefaultDeadStream). On a Redis Cluster give them
-// one hash tag, as the defaults do.
+// one hash tag, as the defaults do; New refuses two on a cluster client.
 func WithStreams(stream, dead string) Option {
 	return func(q *Queue) { q.stream, q.dead = stream, dead }
 }
@@ -104,9 +158,11 @@ func WithConsumer(name string) Option {
 
 // WithVisibilityTimeout sets how long an entry handed out may stay
 // untouched before another receiver takes it over (default
-// DefaultVisibilityTimeout). Keep it above the longest single run of the
-// event handler, or a slow run is taken for a crash and its event is
-// processed twice.
+// DefaultVisibilityTimeout). A receiver that holds an entry touches it every
+// third of this timeout (TouchInterval), whatever fn does, so the timeout
+// bounds how long a receiver may be cut off from Redis, or stalled, before
+// its entry is taken for abandoned and processed again elsewhere; it does
+// not bound how long fn may run.
 func WithVisibilityTimeout(d time.Duration) Option {
 	return func(q *Queue) { q.visibility = d }
 }
@@ -119,6 +175,21 @@ func WithBlock(d time.Duration) Option {
 	return func(q *Queue) { q.block = d }
 }
 
+// WithIdempotencyWindow sets how long an event id is remembered (default
+// DefaultIdempotencyWindow): an Enqueue of an id recorded within it adds
+// nothing, and an entry of an event recorded done within it is not handed
+// out. Keep it longer than the platform retries. Redis holds one small key
+// per event for this long.
+func WithIdempotencyWindow(d time.Duration) Option {
+	return func(q *Queue) { q.window = d }
+}
+
+// WithLogger sets where the queue reports what it repaired, such as a
+// consumer group made again (default slog.Default()).
+func WithLogger(l *slog.Logger) Option {
+	return func(q *Queue) { q.logger = l }
+}
+
 // New returns a Queue on client, creating the stream and the consumer group
 // if they do not exist. The caller keeps ownership of client and closes it
 // after the queue's last use.
@@ -127,8 +198,8 @@ func New(ctx context.Context, client redis.UniversalClient, opts ...Option) (*Qu
 	q := &Queue{
 		rdb: client, stream: DefaultStream, dead: DefaultDeadStream, group: DefaultGroup,
 		me:         fmt.Sprintf("%s-%d-%s", host, os.Getpid(), rand.Text()[:8]),
-		visibility: DefaultVisibilityTimeout, block: DefaultBlock,
-		replay: redis.NewScript(replaySrc), cursor: "0-0",
+		visibility: DefaultVisibilityTimeout, block: DefaultBlock, window: DefaultIdempotencyWindow,
+		logger: slog.Default(), scripts: newScripts(), cursor: "0-0",
 	}
 	q.closing, q.close = context.WithCancel(context.Background())
 	for _, o := range opts {
@@ -139,64 +210,140 @@ func New(ctx context.Context, client redis.UniversalClient, opts ...Option) (*Qu
 		return nil, errors.New("redisqueue: stream, dead-letter stream, group and consumer need names")
 	case q.stream == q.dead:
 		return nil, errors.New("redisqueue: the dead-letter stream must differ from the stream")
-	case q.visibility < time.Millisecond || q.block < time.Millisecond:
-		return nil, errors.New("redisqueue: visibility timeout and block must be at least 1ms")
+	case q.visibility < time.Millisecond || q.block < time.Millisecond || q.window < time.Millisecond:
+		return nil, errors.New("redisqueue: visibility timeout, block and idempotency window must be at least 1ms")
+	}
+	if err := checkSlots(client, q.stream, q.dead); err != nil {
+		return nil, err
+	}
+	records, err := recordBase(q.stream)
+	if err != nil {
+		return nil, err
+	}
+	q.records = records
+	if q.logger == nil {
+		q.logger = slog.New(slog.DiscardHandler)
 	}
 	q.sweep = q.visibility / 4
-	err := client.XGroupCreateMkStream(ctx, q.stream, q.group, "0").Err()
-	if err != nil && !isBusyGroup(err) {
-		return nil, fmt.Errorf("redisqueue: create group %q on %q: %w", q.group, q.stream, err)
+	if err := q.createGroup(ctx); err != nil {
+		return nil, err
 	}
 	return q, nil
 }
 
-func isBusyGroup(err error) bool {
+// createGroup makes the consumer group, and the stream if need be, reading
+// from the stream's start; an existing group is no error.
+func (q *Queue) createGroup(ctx context.Context) error {
+	err := q.rdb.XGroupCreateMkStream(ctx, q.stream, q.group, "0").Err()
+	if err != nil && !hasCode(err, "BUSYGROUP") {
+		return fmt.Errorf("redisqueue: create group %q on %q: %w", q.group, q.stream, err)
+	}
+	return nil
+}
+
+// hasCode reports whether err is a Redis error reply with the given code.
+func hasCode(err error, code string) bool {
 	var re redis.Error
-	return errors.As(err, &re) && len(re.Error()) >= 9 && re.Error()[:9] == "BUSYGROUP"
+	return errors.As(err, &re) && strings.HasPrefix(re.Error(), code+" ")
+}
+
+// heal makes the consumer group again after a command found it missing.
+func (q *Queue) heal(ctx context.Context, cause error) error {
+	err := q.rdb.XGroupCreateMkStream(ctx, q.stream, q.group, "0").Err()
+	switch {
+	case err == nil:
+		q.stats.groupsRecreated.Add(1)
+		q.logger.LogAttrs(ctx, slog.LevelError,
+			"redisqueue: the consumer group was missing (Redis lost its data?); made it again, from the stream's start",
+			slog.String("stream", q.stream), slog.String("group", q.group), slog.String("cause", cause.Error()))
+		return nil
+	case hasCode(err, "BUSYGROUP"): // another receiver made it first
+		return nil
+	}
+	return fmt.Errorf("redisqueue: make group %q on %q again: %w", q.group, q.stream, err)
 }
 
 // Consumer returns this receiver's consumer name in the group.
 func (q *Queue) Consumer() string { return q.me }
 
-// Enqueue implements queue.Queue with XADD.
+// Stats returns what the queue counted since New.
+func (q *Queue) Stats() Stats {
+	return Stats{
+		GroupsRecreated:   q.stats.groupsRecreated.Load(),
+		TakenOver:         q.stats.takenOver.Load(),
+		LostClaims:        q.stats.lostClaims.Load(),
+		DuplicatesSkipped: q.stats.duplicatesSkipped.Load(),
+		EnqueuesSkipped:   q.stats.enqueuesSkipped.Load(),
+	}
+}
+
+// TouchInterval implements queue.Leaser: a third of the visibility timeout.
+func (q *Queue) TouchInterval() time.Duration { return max(q.visibility/3, time.Millisecond) }
+
+// IdempotencyWindow implements queue.Idempotent.
+func (q *Queue) IdempotencyWindow() time.Duration { return q.window }
+
+// Enqueue implements queue.Queue: one script adds the entry and records the
+// event id, unless the id is recorded already; either way it returns nil
+// once Redis has answered.
 func (q *Queue) Enqueue(ctx context.Context, d queue.Delivery) error {
 	if q.closing.Err() != nil {
 		return queue.ErrClosed
 	}
-	err := q.rdb.XAdd(ctx, &redis.XAddArgs{
-		Stream: q.stream,
-		Values: []any{fieldID, d.ID, fieldType, d.Type, fieldBody, d.Body},
-	}).Err()
+	added, err := q.scripts.enqueue.Run(ctx, q.rdb, []string{q.stream, q.recordKey(d.ID)},
+		q.window.Milliseconds(), d.ID, d.Type, d.Body).Int()
 	if err != nil {
 		return fmt.Errorf("redisqueue: add event %q: %w", d.ID, err)
+	}
+	if added == 0 {
+		q.stats.enqueuesSkipped.Add(1)
 	}
 	return nil
 }
 
 // Next implements queue.Queue. It takes over an entry that another
 // consumer left idle past the visibility timeout (XAUTOCLAIM, scanned at
-// most every quarter of the timeout), or else reads a new one (XREADGROUP).
-// After Close it returns queue.ErrClosed: the entries stay in the stream
-// for the other receivers.
+// most every quarter of the timeout), or else reads a new one (XREADGROUP),
+// and checks the hand-out: an entry whose event is recorded done is
+// acknowledged and skipped. A missing consumer group is made again. After
+// Close it returns queue.ErrClosed: the entries stay in the stream for the
+// other receivers.
 func (q *Queue) Next(ctx context.Context) (*queue.Message, error) {
 	for q.closing.Err() == nil && ctx.Err() == nil {
-		m, err := q.takeOver(ctx)
-		if err == nil && m == nil {
-			m, err = q.readNew(ctx)
+		m, takenOver, err := q.take(ctx)
+		if err == nil && m != nil {
+			m, err = q.handout(ctx, m)
 		}
 		switch {
-		case m != nil:
-			return m, nil
-		case q.closing.Err() != nil:
-			return nil, queue.ErrClosed
-		case err != nil:
+		case hasCode(err, "NOGROUP"):
+			if err := q.heal(ctx, err); err != nil {
+				return nil, err
+			}
+			continue
+		case err != nil && q.closing.Err() == nil:
 			return nil, err
+		case m != nil:
+			if takenOver {
+				q.stats.takenOver.Add(1)
+			}
+			return m, nil
 		}
 	}
 	if q.closing.Err() != nil {
 		return nil, queue.ErrClosed
 	}
 	return nil, ctx.Err()
+}
+
+// take returns an entry taken over, or else a new one, or nil when none
+// came within the block time.
+func (q *Queue) take(ctx context.Context) (m *queue.Message, takenOver bool, err error) {
+	m, err = q.takeOver(ctx)
+	if err != nil || m != nil {
+		return m, m != nil, err
+	}
+	m, err = q.readNew(ctx)
+	return m, false, err
 }
 
 // takeOver claims one entry that another consumer left idle past the
@@ -227,17 +374,7 @@ func (q *Queue) takeOver(ctx context.Context) (*queue.Message, error) {
 	if len(msgs) == 0 {
 		return nil, nil
 	}
-	m := message(msgs[0])
-	// XAUTOCLAIM counted this delivery; XPENDING tells the total.
-	pend, err := q.rdb.XPendingExt(ctx, &redis.XPendingExtArgs{
-		Stream: q.stream, Group: q.group, Start: m.Key, End: m.Key, Count: 1,
-	}).Result()
-	if err == nil && len(pend) == 1 {
-		m.Deliveries = int(pend[0].RetryCount)
-	} else {
-		m.Deliveries = 2 // at least: it was handed out before
-	}
-	return m, nil
+	return message(msgs[0]), nil
 }
 
 // readNew reads one entry never handed out, waiting up to the block time;
@@ -255,8 +392,28 @@ func (q *Queue) readNew(ctx context.Context) (*queue.Message, error) {
 	case len(res) == 0 || len(res[0].Messages) == 0:
 		return nil, nil
 	}
-	m := message(res[0].Messages[0])
-	m.Deliveries = 1
+	return message(res[0].Messages[0]), nil
+}
+
+// handout checks an entry just read or taken over, in one script: it
+// returns m with its delivery count, which names this hand-out, or nil when
+// the entry is not this consumer's any more or its event is recorded done
+// (then the script acknowledged it).
+func (q *Queue) handout(ctx context.Context, m *queue.Message) (*queue.Message, error) {
+	n, err := q.scripts.handout.Run(ctx, q.rdb, []string{q.stream, q.recordKey(m.ID)},
+		q.group, q.me, m.Key).Int()
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("redisqueue: check hand-out of %s: %w", m.Key, err)
+	case n < 0:
+		return nil, nil
+	case n == 0:
+		q.stats.duplicatesSkipped.Add(1)
+		q.logger.LogAttrs(ctx, slog.LevelInfo, "redisqueue: entry of an event already processed acknowledged without running it",
+			slog.String("stream", q.stream), slog.String("event_id", m.ID), slog.String("entry", m.Key))
+		return nil, nil
+	}
+	m.Deliveries = n
 	return m, nil
 }
 
@@ -272,121 +429,60 @@ func delivery(v map[string]any) queue.Delivery {
 	return queue.Delivery{ID: str(fieldID), Type: str(fieldType), Body: []byte(str(fieldBody))}
 }
 
-// Touch implements queue.Queue: it resets the entry's idle time (XCLAIM
-// JUSTID to this consumer), so that no other receiver takes it over while
-// this one retries it.
+// Touch implements queue.Queue: when the entry is still pending to this
+// consumer with the delivery count of m's hand-out, one script resets its
+// idle time, so that no other receiver takes it over; otherwise Touch
+// returns queue.ErrClaimLost and changes nothing. Other errors say only
+// that Redis could not be asked.
 func (q *Queue) Touch(ctx context.Context, m *queue.Message) error {
-	ids, err := q.rdb.XClaimJustID(ctx, &redis.XClaimArgs{
-		Stream: q.stream, Group: q.group, Consumer: q.me, MinIdle: 0, Messages: []string{m.Key},
-	}).Result()
+	ok, err := q.scripts.touch.Run(ctx, q.rdb, []string{q.stream}, q.group, q.me, m.Key, m.Deliveries).Int()
 	switch {
 	case err != nil:
 		return fmt.Errorf("redisqueue: touch %s: %w", m.Key, err)
-	case len(ids) == 0:
-		return fmt.Errorf("redisqueue: entry %s is no longer pending", m.Key)
+	case ok == 0:
+		q.stats.lostClaims.Add(1)
+		return fmt.Errorf("redisqueue: touch %s (event %q): %w", m.Key, m.ID, queue.ErrClaimLost)
 	}
 	return nil
 }
 
-// Ack implements queue.Queue: XACK and XDEL in one transaction.
+// Ack implements queue.Queue: one script records the event done for the
+// idempotency window and acknowledges and deletes the entry. It is safe to
+// call again after an error, or after the claim was lost.
 func (q *Queue) Ack(ctx context.Context, m *queue.Message) error {
-	_, err := q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.XAck(ctx, q.stream, q.group, m.Key)
-		p.XDel(ctx, q.stream, m.Key)
-		return nil
-	})
+	err := q.scripts.ack.Run(ctx, q.rdb, []string{q.stream, q.recordKey(m.ID)},
+		q.group, q.window.Milliseconds(), m.Key).Err()
 	if err != nil {
 		return fmt.Errorf("redisqueue: acknowledge %s: %w", m.Key, err)
 	}
 	return nil
 }
 
-// DeadLetter implements queue.Queue: the delivery is added to the
-// dead-letter stream and removed from the stream in one transaction.
+// DeadLetter implements queue.Queue: while m's hand-out is still this
+// consumer's, one script adds the delivery to the dead-letter stream and
+// acknowledges and deletes the entry; otherwise it returns
+// queue.ErrClaimLost and changes nothing.
 func (q *Queue) DeadLetter(ctx context.Context, m *queue.Message, reason string) error {
-	_, err := q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.XAdd(ctx, &redis.XAddArgs{Stream: q.dead, Values: []any{
-			fieldID, m.ID, fieldType, m.Type, fieldBody, m.Body,
-			fieldReason, reason, fieldDeliveries, m.Deliveries,
-			fieldTime, time.Now().UnixMilli(), fieldSource, m.Key,
-		}})
-		p.XAck(ctx, q.stream, q.group, m.Key)
-		p.XDel(ctx, q.stream, m.Key)
-		return nil
-	})
-	if err != nil {
+	ok, err := q.scripts.deadLetter.Run(ctx, q.rdb, []string{q.stream, q.dead},
+		q.group, q.me, m.Key, m.Deliveries,
+		fieldID, m.ID, fieldType, m.Type, fieldBody, m.Body,
+		fieldReason, reason, fieldDeliveries, m.Deliveries,
+		fieldTime, time.Now().UnixMilli(), fieldSource, m.Key).Int()
+	switch {
+	case err != nil:
 		return fmt.Errorf("redisqueue: dead-letter %s: %w", m.Key, err)
+	case ok == 0:
+		q.stats.lostClaims.Add(1)
+		return fmt.Errorf("redisqueue: dead-letter %s (event %q): %w", m.Key, m.ID, queue.ErrClaimLost)
 	}
 	return nil
 }
 
 // Close implements queue.Queue: Next returns queue.ErrClosed (a blocked
-// read ends within the block time, see WithBlock), Enqueue refuses. Entries stay in the stream; acks of
-// entries in hand still work. It does not close the client.
+// read ends within the block time, see WithBlock), Enqueue refuses. Entries
+// stay in the stream; entries in hand may still be touched, acknowledged
+// and dead-lettered. It does not close the client.
 func (q *Queue) Close() error {
 	q.close()
-	return nil
-}
-
-// DeadLetters implements queue.DeadLetterList: up to limit dead letters,
-// oldest first (XRANGE on the dead-letter stream).
-func (q *Queue) DeadLetters(ctx context.Context, limit int) ([]queue.DeadLetter, error) {
-	if limit < 1 {
-		return nil, nil
-	}
-	xs, err := q.rdb.XRangeN(ctx, q.dead, "-", "+", int64(limit)).Result()
-	if err != nil {
-		return nil, fmt.Errorf("redisqueue: read dead letters: %w", err)
-	}
-	out := make([]queue.DeadLetter, 0, len(xs))
-	for _, x := range xs {
-		d := queue.DeadLetter{Key: x.ID, Delivery: delivery(x.Values)}
-		d.Reason, _ = x.Values[fieldReason].(string)
-		if s, ok := x.Values[fieldDeliveries].(string); ok {
-			d.Deliveries, _ = strconv.Atoi(s)
-		}
-		if s, ok := x.Values[fieldTime].(string); ok {
-			if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
-				d.Time = time.UnixMilli(ms)
-			}
-		}
-		out = append(out, d)
-	}
-	return out, nil
-}
-
-// replaySrc moves the dead letter ARGV[1] from KEYS[2] back into KEYS[1]
-// as a new entry, atomically; it returns 0 when there is no such entry.
-const replaySrc = `local e = redis.call("XRANGE", KEYS[2], ARGV[1], ARGV[1])
-if #e == 0 then return 0 end
-local f, v = e[1][2], {}
-for i = 1, #f, 2 do v[f[i]] = f[i + 1] end
-redis.call("XADD", KEYS[1], "*", "id", v["id"] or "", "type", v["type"] or "", "body", v["body"] or "")
-redis.call("XDEL", KEYS[2], ARGV[1])
-return 1`
-
-// Replay implements queue.DeadLetterList: the dead letter becomes a new
-// entry of the stream, atomically, and is processed like a new delivery.
-func (q *Queue) Replay(ctx context.Context, key string) error {
-	n, err := q.replay.Run(ctx, q.rdb, []string{q.stream, q.dead}, key).Int()
-	switch {
-	case err != nil:
-		return fmt.Errorf("redisqueue: replay %s: %w", key, err)
-	case n == 0:
-		return fmt.Errorf("%w: %s", queue.ErrNotFound, key)
-	}
-	return nil
-}
-
-// Discard implements queue.DeadLetterList (XDEL on the dead-letter
-// stream).
-func (q *Queue) Discard(ctx context.Context, key string) error {
-	n, err := q.rdb.XDel(ctx, q.dead, key).Result()
-	switch {
-	case err != nil:
-		return fmt.Errorf("redisqueue: discard %s: %w", key, err)
-	case n == 0:
-		return fmt.Errorf("%w: %s", queue.ErrNotFound, key)
-	}
 	return nil
 }
