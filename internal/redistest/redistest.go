@@ -1,5 +1,6 @@
 // Package redistest starts a real redis-server for tests: the Redis dedup
-// store's tests and the webhook receiver example's run against one.
+// store's and queue's tests, the webhook receiver example's, and the chaos
+// test, which kills Redis and starts it again from its append-only file.
 package redistest
 
 import (
@@ -11,17 +12,51 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// Start starts a redis-server on a free loopback port in a temporary
-// directory, waits until it answers PING, stops it at cleanup and returns
-// its address. It skips the test when the binary is absent, unless CI is
-// set: CI installs Debian's redis-server, so there its absence fails.
+// Start starts a redis-server without persistence on a free loopback port
+// in a temporary directory, waits until it answers PING, stops it at
+// cleanup and returns its address. It skips the test when the binary is
+// absent, unless CI is set: CI installs Debian's redis-server, so there its
+// absence fails.
 func Start(t testing.TB) string {
+	t.Helper()
+	return StartServer(t, Options{}).Addr
+}
+
+// Options choose how a Server persists its data.
+type Options struct {
+	// AppendOnly turns on the append-only file with appendfsync always:
+	// Redis answers a write only once it is on disk, so a kill -9 loses no
+	// write it acknowledged. Without it Redis keeps nothing across a
+	// restart.
+	AppendOnly bool
+}
+
+// Server is a redis-server started for a test. Restart kills it (SIGKILL)
+// and starts it again on the same port and directory.
+type Server struct {
+	// Addr is the server's address, the same across restarts.
+	Addr string
+
+	bin, dir string
+	port     int
+	opts     Options
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited chan struct{}
+	out    *output
+}
+
+// StartServer starts a redis-server as Start does, with opts, and returns
+// it; it is stopped at cleanup.
+func StartServer(t testing.TB, opts Options) *Server {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -32,57 +67,120 @@ func Start(t testing.TB) string {
 	}
 	var lastErr error
 	for range 3 { // a free port can be taken between choosing and binding
-		addr, err := tryStart(t, bin)
-		if err == nil {
-			return addr
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
 		}
-		lastErr = err
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		s := &Server{
+			Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
+			bin:  bin, dir: t.TempDir(), port: port, opts: opts,
+		}
+		if lastErr = s.start(); lastErr == nil {
+			t.Cleanup(s.kill)
+			return s
+		}
 	}
 	t.Fatalf("cannot start redis-server: %v", lastErr)
-	return ""
+	return nil
 }
 
-func tryStart(t testing.TB, bin string) (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
+// Restart kills the server with SIGKILL, as a crash would, and starts it
+// again on the same port and directory; with AppendOnly it reloads its
+// data from the append-only file. It returns once the new server answers
+// PING, and how long the server was down.
+func (s *Server) Restart(t testing.TB) time.Duration {
+	t.Helper()
+	start := time.Now()
+	s.kill()
+	var err error
+	for range 50 { // the port may be busy for a moment
+		if err = s.start(); err == nil {
+			return time.Since(start)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	var out bytes.Buffer
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	cmd.Stdout, cmd.Stderr = &out, &out
+	t.Fatalf("cannot restart redis-server: %v", err)
+	return 0
+}
+
+func (s *Server) start() error {
+	args := []string{"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--save", "", "--dir", s.dir}
+	if s.opts.AppendOnly {
+		args = append(args, "--appendonly", "yes", "--appendfsync", "always")
+	} else {
+		args = append(args, "--appendonly", "no")
+	}
+	out := &output{}
+	cmd := exec.Command(s.bin, args...)
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
-		return "", err
+		return err
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	stop := func() {
-		_ = cmd.Process.Kill()
-		<-exited
+	s.mu.Lock()
+	s.cmd, s.exited, s.out = cmd, exited, out
+	s.mu.Unlock()
+	if err := waitPing(s.Addr, exited, out); err != nil {
+		s.kill()
+		return err
 	}
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	return nil
+}
+
+// kill stops the server at once and waits for it to exit.
+func (s *Server) kill() {
+	s.mu.Lock()
+	cmd, exited := s.cmd, s.exited
+	s.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	_ = cmd.Process.Kill()
+	<-exited
+}
+
+// waitPing waits until the server at addr answers PING (not LOADING), or it
+// exits, or 10 seconds pass.
+func waitPing(addr string, exited <-chan struct{}, out *output) error {
 	client := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
 	defer client.Close()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		err = client.Ping(ctx).Err()
+		err := client.Ping(ctx).Err()
 		cancel()
 		if err == nil {
-			t.Cleanup(stop)
-			return addr, nil
+			return nil
 		}
 		select {
 		case <-exited:
-			return "", fmt.Errorf("redis-server exited: %s", strings.TrimSpace(out.String()))
+			return fmt.Errorf("redis-server exited: %s", strings.TrimSpace(out.String()))
 		default:
 		}
 		if time.Now().After(deadline) {
-			stop()
-			return "", fmt.Errorf("no PING answer: %w; output: %s", err, out.String())
+			return fmt.Errorf("no PING answer: %w; output: %s", err, out.String())
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// output collects what redis-server prints; it may be read while written.
+type output struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.Write(p)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/signkit/signkit-go/webhooks/redisqueue"
 )
 
-func client(t *testing.T, addr string) *redis.Client {
+func client(t testing.TB, addr string) *redis.Client {
 	t.Helper()
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
 	t.Cleanup(func() { rdb.Close() })
