@@ -38,13 +38,18 @@
 // in a pool of workers: success acknowledges the entry, an error or a panic
 // is retried with backoff, and after WithMaxAttempts failures the event
 // moves to the queue's dead-letter list, read and replayed with the queue's
-// DeadLetters and Replay (queue.DeadLetterList). Its Shutdown returns the
-// events a memory queue could not finish, their claims released. What the
-// 202 is worth is the queue's durability: webhooks/redisqueue (a Redis
-// stream shared by a fleet of receivers) survives a crash of the receiver;
-// queue.NewMemory, an explicit opt-in, does not. Receivers on several
-// machines share their claims through webhooks/redisdedup. The design is
-// described in docs/webhooks.md.
+// DeadLetters and Replay (queue.DeadLetterList). With a queue whose
+// hand-outs are leases, each entry is touched on a heartbeat for the whole
+// of its handling, and a lost claim (queue.ErrClaimLost) stops it. Its
+// Shutdown returns the events a memory queue could not finish and whose fn
+// is not running; running ones are named in a *ShutdownError. What the 202
+// is worth is the queue's durability: webhooks/redisqueue (a Redis stream
+// shared by a fleet of receivers) survives a crash of the receiver, and
+// with a persistent Redis a crash of Redis; queue.NewMemory, an explicit
+// opt-in, does not. Receivers on several machines share their claims
+// through webhooks/redisdedup. docs/webhooks.md describes the design and,
+// in "What a 2xx guarantees", what each queue survives and which tests
+// show it.
 //
 // A Subscription and a *Verifier print and log their secret as [redacted]
 // (every fmt verb, slog's handlers); a Subscription's JSON encoding keeps

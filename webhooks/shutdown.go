@@ -44,12 +44,12 @@ func (e *ShutdownError) Unwrap() error { return e.Err }
 // When ctx ends first, Shutdown cancels the context of fn and no new run of
 // fn starts. It returns, with ctx's error, the events that a queue in memory
 // (queue.Volatile) still holds and whose fn is not running, neither
-// processed nor dead-lettered: their claims are released, so that the
-// platform's redelivery of them is accepted by the next receiver, and the
-// caller may process or record them itself. Events whose fn is still
-// running are never handed back, since their fn may yet succeed: the error
-// is then a *ShutdownError naming them. A durable queue keeps its events and
-// none are returned.
+// processed nor dead-lettered. The platform got its 2xx for them and will
+// not send them again on its own: the caller records or processes them.
+// Their claims are released, so that a copy sent again by hand is
+// accepted. Events whose fn is still running are never handed back, since
+// their fn may yet succeed: the error is then a *ShutdownError naming them.
+// A durable queue keeps its events and none are returned.
 func (a *AsyncHandler) Shutdown(ctx context.Context) ([]*Event, error) {
 	a.mu.Lock()
 	a.closed = true

@@ -10,8 +10,8 @@ import (
 // Memory is a Queue in the receiver's memory. It is not durable: a crash of
 // the process loses every delivery it holds, and those were acknowledged to
 // the platform, which will not send them again. It never loses one on an
-// error, a panic or a shutdown: entries stay until Ack or DeadLetter, and
-// Unacked returns the rest after Close.
+// error or a panic: entries stay until Ack or DeadLetter, and Unacked
+// returns the rest after Close.
 //
 // Enqueue is idempotent while the queue holds the id: an event id waiting,
 // in hand or dead-lettered is not added again. Once acknowledged,

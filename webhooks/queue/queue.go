@@ -9,12 +9,14 @@
 //
 //   - NewMemory, in this package: in the receiver's memory. It is not
 //     durable: a crash of the process loses what it holds, although it had
-//     been acknowledged to the platform. It loses nothing on an error, a
-//     panic or a shutdown. Use it where that trade is acceptable, or in
-//     tests.
+//     been acknowledged to the platform. It loses nothing on an error or a
+//     panic, nor on a shutdown that leaves the running events the time they
+//     need. Use it where that trade is acceptable, or in tests.
 //   - webhooks/redisqueue: a Redis stream with a consumer group, durable as
 //     Redis is; several receivers share one stream, and the events of a
-//     receiver that crashed are taken over by another.
+//     receiver that crashed are taken over by another. Its hand-outs are
+//     leases (Leaser) and its Enqueue is keyed by the event id
+//     (Idempotent).
 //
 // Both keep a dead-letter list that the DeadLetterList methods read, replay
 // and discard.
@@ -147,8 +149,8 @@ type Idempotent interface {
 // Volatile is implemented by queues that keep their entries in the
 // receiver's memory (NewMemory). After Close, Unacked takes out every entry
 // that was neither acknowledged nor dead-lettered, handed out or not: it
-// would be lost with the process, so the receiver hands it back to the
-// platform.
+// would be lost with the process, so the receiver hands it to its caller
+// (AsyncHandler's Shutdown returns those whose processing is not running).
 type Volatile interface {
 	Unacked() []Delivery
 }
