@@ -76,6 +76,7 @@ type AsyncHandler struct {
 	fn     func(context.Context, *Event) error
 	q      queue.Queue
 	leaser queue.Leaser // q's, when its hand-outs are leases
+	idem   bool         // q's Enqueue is keyed by the event id
 	cfg    asyncConfig
 	ctx    context.Context // of fn; cancelled when Shutdown gives up
 	cancel context.CancelFunc
@@ -134,6 +135,7 @@ func (v *Verifier) AsyncHandler(q queue.Queue, fn func(context.Context, *Event) 
 	}
 	a := &AsyncHandler{v: v, fn: fn, q: q, cfg: cfg, running: map[string]*queue.Message{}, done: make(chan struct{})}
 	a.leaser, _ = q.(queue.Leaser)
+	_, a.idem = q.(queue.Idempotent)
 	a.ctx, a.cancel = context.WithCancel(cfg.base)
 	var wg sync.WaitGroup
 	for range cfg.workers {
@@ -155,8 +157,7 @@ func (a *AsyncHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		unavailable(w, "shutting down")
 		return
 	}
-	_, idempotent := a.q.(queue.Idempotent)
-	ev, dup := a.v.accept(w, r, idempotent)
+	ev, dup := a.v.accept(w, r, a.idem)
 	if ev == nil {
 		return
 	}
@@ -282,7 +283,7 @@ func (a *AsyncHandler) settle(m *queue.Message, l *lease, err error, attempt int
 	late := a.isStopped()
 	switch {
 	case err == nil:
-		a.ack(m, l)
+		l.ack()
 		if late {
 			a.v.logger.LogAttrs(context.Background(), slog.LevelInfo, "webhooks: event processed after Shutdown returned; acknowledged",
 				slog.String("event_id", m.ID), slog.String("event_type", m.Type))

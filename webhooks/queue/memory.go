@@ -111,8 +111,16 @@ func (q *Memory) Next(ctx context.Context) (*Message, error) {
 	}
 }
 
-// Touch implements Queue; an entry in memory stays with its worker anyway.
-func (q *Memory) Touch(context.Context, *Message) error { return nil }
+// Touch implements Queue: an entry in memory stays with its worker, until
+// Unacked takes it out (then ErrClaimLost).
+func (q *Memory) Touch(_ context.Context, m *Message) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if _, ok := q.leased[m.Key]; !ok {
+		return ErrClaimLost
+	}
+	return nil
+}
 
 // Ack implements Queue. Acknowledging an entry that Unacked took out does
 // nothing.

@@ -140,6 +140,9 @@ func TestMemoryCloseAndUnacked(t *testing.T) {
 	if err := q.DeadLetter(ctx, c, "late"); !errors.Is(err, queue.ErrClaimLost) {
 		t.Fatalf("late dead letter: %v, want ErrClaimLost", err)
 	}
+	if err := q.Touch(ctx, c); !errors.Is(err, queue.ErrClaimLost) {
+		t.Fatalf("late touch: %v, want ErrClaimLost", err)
+	}
 	if dead, _ := q.DeadLetters(ctx, 10); len(dead) != 1 || dead[0].ID != "dead" {
 		t.Fatalf("dead letters %+v", dead)
 	}

@@ -122,7 +122,7 @@ func TestTouchAfterTakeoverIsRefused(t *testing.T) {
 	}
 }
 
-// Two receivers, a 300 ms visibility timeout, 5 ms runs of fn and a 1 s
+// Two receivers, a 600 ms visibility timeout, 5 ms runs of fn and a 2 s
 // backoff: the first run fails, and while the worker waits to retry, its
 // entry must stay its own. The event must succeed once, not twice.
 func TestBackoffKeepsTheClaim(t *testing.T) {
@@ -144,15 +144,15 @@ func TestBackoffKeepsTheClaim(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := newQueue(t, rdb, redisqueue.WithConsumer(name), redisqueue.WithVisibilityTimeout(300*time.Millisecond))
-		handlers = append(handlers, v.AsyncHandler(q, fn, webhooks.WithBackoff(time.Second, time.Second)))
+		q := newQueue(t, rdb, redisqueue.WithConsumer(name), redisqueue.WithVisibilityTimeout(600*time.Millisecond))
+		handlers = append(handlers, v.AsyncHandler(q, fn, webhooks.WithBackoff(2*time.Second, 2*time.Second)))
 	}
 	w := httptest.NewRecorder()
 	handlers[0].ServeHTTP(w, delivery(1, fleetUUID(1)))
 	if w.Code != http.StatusAccepted {
 		t.Fatalf("delivery: %d", w.Code)
 	}
-	time.Sleep(2500 * time.Millisecond) // the retry, and any second run, are over
+	time.Sleep(4 * time.Second) // the retry, and any second run, are over
 	var wg sync.WaitGroup
 	for _, h := range handlers {
 		wg.Go(func() {

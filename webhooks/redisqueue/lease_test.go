@@ -90,14 +90,14 @@ func TestHeartbeatOutlastsVisibilityTimeout(t *testing.T) {
 	var calls atomic.Int32
 	fn := func(context.Context, *webhooks.Event) error {
 		calls.Add(1)
-		time.Sleep(900 * time.Millisecond)
+		time.Sleep(2400 * time.Millisecond)
 		return nil
 	}
-	vis := []redisqueue.Option{redisqueue.WithVisibilityTimeout(300 * time.Millisecond)}
+	vis := []redisqueue.Option{redisqueue.WithVisibilityTimeout(800 * time.Millisecond)}
 	a, _ := asyncReceiver(t, client(t, addr), "a", fn, vis)
 	b, qb := asyncReceiver(t, client(t, addr), "b", fn, vis)
 	send(t, a, 1)
-	time.Sleep(1500 * time.Millisecond)
+	time.Sleep(3 * time.Second)
 	shutdownAll(t, a, b)
 	if calls.Load() != 1 || qb.Stats().TakenOver != 0 {
 		t.Fatalf("fn ran %d times, b took over %d entries; want one run, no takeover", calls.Load(), qb.Stats().TakenOver)
@@ -240,7 +240,7 @@ func TestShutdownKeepsTheClaimOfARunningEvent(t *testing.T) {
 		<-finish
 		return nil
 	}
-	vis := []redisqueue.Option{redisqueue.WithVisibilityTimeout(300 * time.Millisecond)}
+	vis := []redisqueue.Option{redisqueue.WithVisibilityTimeout(600 * time.Millisecond)}
 	a, _ := asyncReceiver(t, client(t, addr), "a", fn, vis)
 	send(t, a, 1)
 	<-started
@@ -253,11 +253,49 @@ func TestShutdownKeepsTheClaimOfARunningEvent(t *testing.T) {
 		t.Fatalf("Shutdown = %v, %v; want the running event named", left, err)
 	}
 	b, _ := asyncReceiver(t, client(t, addr), "b", fn, vis)
-	time.Sleep(time.Second) // three visibility timeouts
+	time.Sleep(1800 * time.Millisecond) // three visibility timeouts
 	close(finish)
 	waitFleet(t, func() bool { return direct.XLen(context.Background(), redisqueue.DefaultStream).Val() == 0 })
 	shutdownAll(t, b)
 	if calls.Load() != 1 {
 		t.Fatalf("fn ran %d times; want once: the running event kept its claim", calls.Load())
+	}
+}
+
+// The reply to a dead letter is lost and go-redis sends the script again:
+// the second run finds the entry gone but recorded dead-lettered by this
+// very hand-out, and answers success, not a lost claim. A later delivery of
+// the event adds nothing: it waits in the dead-letter list for Replay.
+func TestDeadLetterLostReplyIsNotALostClaim(t *testing.T) {
+	t.Parallel()
+	addr := redistest.Start(t)
+	var armed atomic.Bool
+	proxy := redisproxy.Start(t, addr, func(names []string) bool {
+		return names[0] == "EVALSHA" && armed.CompareAndSwap(true, false)
+	})
+	rdb := redis.NewClient(&redis.Options{Addr: proxy.Addr(), MaxRetries: 3})
+	t.Cleanup(func() { _ = rdb.Close() })
+	ctx := context.Background()
+	q := newQueue(t, rdb)
+	for _, id := range []string{"warm-up", "poison"} { // the first loads the script
+		if err := q.Enqueue(ctx, queue.Delivery{ID: id, Type: "t", Body: []byte("{}")}); err != nil {
+			t.Fatal(err)
+		}
+		m := next(t, q)
+		armed.Store(id == "poison")
+		if err := q.DeadLetter(ctx, m, "boom"); err != nil {
+			t.Fatalf("dead letter of %s: %v", id, err)
+		}
+	}
+	dead, err := q.DeadLetters(ctx, 10)
+	if proxy.Dropped()["EVALSHA"] != 1 || err != nil || len(dead) != 2 || q.Stats().LostClaims != 0 {
+		t.Fatalf("dropped %v, dead letters %+v (%v), stats %+v; want 2 dead letters, no lost claim",
+			proxy.Dropped(), dead, err, q.Stats())
+	}
+	if err := q.Enqueue(ctx, queue.Delivery{ID: "poison", Type: "t", Body: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	if n := client(t, addr).XLen(ctx, redisqueue.DefaultStream).Val(); n != 0 {
+		t.Fatalf("a delivery of a dead-lettered event added %d entries; want none", n)
 	}
 }

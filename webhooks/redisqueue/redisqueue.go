@@ -163,6 +163,13 @@ func WithConsumer(name string) Option {
 // bounds how long a receiver may be cut off from Redis, or stalled, before
 // its entry is taken for abandoned and processed again elsewhere; it does
 // not bound how long fn may run.
+//
+// A touch waits as long as the client lets it: go-redis applies its own
+// ReadTimeout (default 3 s), with its retries, and ignores a context's
+// deadline unless ContextTimeoutEnabled is set. With a visibility timeout
+// of a few seconds, give the client a ReadTimeout well under a third of it,
+// or ContextTimeoutEnabled, so that a touch on a dead connection does not
+// outlast the lease.
 func WithVisibilityTimeout(d time.Duration) Option {
 	return func(q *Queue) { q.visibility = d }
 }
@@ -401,7 +408,7 @@ func (q *Queue) readNew(ctx context.Context) (*queue.Message, error) {
 // (then the script acknowledged it).
 func (q *Queue) handout(ctx context.Context, m *queue.Message) (*queue.Message, error) {
 	n, err := q.scripts.handout.Run(ctx, q.rdb, []string{q.stream, q.recordKey(m.ID)},
-		q.group, q.me, m.Key).Int()
+		q.group, q.me, m.Key, q.visibility.Milliseconds()).Int()
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("redisqueue: check hand-out of %s: %w", m.Key, err)
@@ -459,12 +466,14 @@ func (q *Queue) Ack(ctx context.Context, m *queue.Message) error {
 }
 
 // DeadLetter implements queue.Queue: while m's hand-out is still this
-// consumer's, one script adds the delivery to the dead-letter stream and
-// acknowledges and deletes the entry; otherwise it returns
-// queue.ErrClaimLost and changes nothing.
+// consumer's, one script adds the delivery to the dead-letter stream,
+// records the event as dead-lettered and acknowledges and deletes the
+// entry; otherwise it returns queue.ErrClaimLost and changes nothing. A
+// delivery of the event enqueued within the idempotency window adds
+// nothing: the event waits in the dead-letter list for Replay.
 func (q *Queue) DeadLetter(ctx context.Context, m *queue.Message, reason string) error {
-	ok, err := q.scripts.deadLetter.Run(ctx, q.rdb, []string{q.stream, q.dead},
-		q.group, q.me, m.Key, m.Deliveries,
+	ok, err := q.scripts.deadLetter.Run(ctx, q.rdb, []string{q.stream, q.dead, q.recordKey(m.ID)},
+		q.group, q.me, m.Key, m.Deliveries, q.window.Milliseconds(),
 		fieldID, m.ID, fieldType, m.Type, fieldBody, m.Body,
 		fieldReason, reason, fieldDeliveries, m.Deliveries,
 		fieldTime, time.Now().UnixMilli(), fieldSource, m.Key).Int()

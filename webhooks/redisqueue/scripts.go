@@ -8,9 +8,10 @@ import "github.com/redis/go-redis/v9"
 // dead letter. Every key a script touches is passed in KEYS and carries the
 // stream's hash tag (keys.go), so the scripts run on Redis Cluster too.
 //
-// An event's record (KEYS[2] of enqueue, handout and ack) is one string key
-// per event id: "queued" from the enqueue, "done" from the acknowledgement,
-// expiring after the idempotency window.
+// An event's record is one string key per event id: "queued" from the
+// enqueue, "done" from the acknowledgement, "dead:<entry>" from the dead
+// letter, expiring after the idempotency window. Any record makes a later
+// enqueue of the id add nothing; only "done" makes a hand-out skip fn.
 
 // enqueueSrc adds the event ARGV[2..4] (id, type, body) to the stream
 // KEYS[1] unless its record KEYS[2] exists, and then sets the record for
@@ -29,7 +30,7 @@ return 1`
 const pendingSrc = `local r = redis.pcall("XPENDING", KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)
 local p = nil
 if type(r) == "table" and r.err then
-  if string.sub(r.err, 1, 7) ~= "NOGROUP" then return redis.error_reply(r.err) end
+  if string.sub(r.err, 1, 7) ~= "NOGROUP" then return r end
 elseif #r == 1 then
   p = r[1]
 end
@@ -37,10 +38,12 @@ end
 
 // handoutSrc checks an entry just read or taken over by consumer ARGV[2]:
 // it returns -1 when the entry is not pending to ARGV[2] (gone, or taken by
-// another consumer meanwhile); 0 when the event's record KEYS[2] says done,
-// after acknowledging and deleting the entry, which must not run again;
+// another consumer meanwhile), or has been idle for the visibility timeout
+// ARGV[4] (ms) already (this check came so late that the entry is up for
+// takeover); 0 when the event's record KEYS[2] says done, after
+// acknowledging and deleting the entry, which must not run again;
 // otherwise the entry's delivery count, which names this hand-out.
-const handoutSrc = pendingSrc + `if p == nil or p[2] ~= ARGV[2] then return -1 end
+const handoutSrc = pendingSrc + `if p == nil or p[2] ~= ARGV[2] or p[3] >= tonumber(ARGV[4]) then return -1 end
 if redis.call("GET", KEYS[2]) == "done" then
   redis.call("XACK", KEYS[1], ARGV[1], ARGV[3])
   redis.call("XDEL", KEYS[1], ARGV[3])
@@ -67,13 +70,20 @@ redis.call("XDEL", KEYS[1], ARGV[3])
 return 1`
 
 // deadLetterSrc moves entry ARGV[3] to the dead-letter stream KEYS[2] with
-// the fields ARGV[5..] when it is still pending to consumer ARGV[2] with
-// delivery count ARGV[4], and returns 1; otherwise it returns 0 and changes
-// nothing: the entry is no longer this hand-out's.
-const deadLetterSrc = pendingSrc + `if p == nil or p[2] ~= ARGV[2] or p[4] ~= tonumber(ARGV[4]) then return 0 end
+// the fields ARGV[6..] when it is still pending to consumer ARGV[2] with
+// delivery count ARGV[4], records in the event's record KEYS[3] (for ARGV[5]
+// ms) that this entry was dead-lettered, and returns 1. Otherwise it
+// returns 1 when the record says this very entry was dead-lettered (a
+// re-sent run whose first reply was lost), else 0, changing nothing: the
+// entry is no longer this hand-out's.
+const deadLetterSrc = pendingSrc + `if p == nil or p[2] ~= ARGV[2] or p[4] ~= tonumber(ARGV[4]) then
+  if redis.call("GET", KEYS[3]) == "dead:" .. ARGV[3] then return 1 end
+  return 0
+end
 local f = {}
-for i = 5, #ARGV do f[#f + 1] = ARGV[i] end
+for i = 6, #ARGV do f[#f + 1] = ARGV[i] end
 redis.call("XADD", KEYS[2], "*", unpack(f))
+redis.call("SET", KEYS[3], "dead:" .. ARGV[3], "PX", ARGV[5])
 redis.call("XACK", KEYS[1], ARGV[1], ARGV[3])
 redis.call("XDEL", KEYS[1], ARGV[3])
 return 1`
