@@ -89,20 +89,19 @@ func StartServer(t testing.TB, opts Options) *Server {
 // Restart kills the server with SIGKILL, as a crash would, and starts it
 // again on the same port and directory; with AppendOnly it reloads its
 // data from the append-only file. It returns once the new server answers
-// PING, and how long the server was down.
-func (s *Server) Restart(t testing.TB) time.Duration {
-	t.Helper()
+// PING, with how long the server was down. It may be called from any
+// goroutine.
+func (s *Server) Restart() (time.Duration, error) {
 	start := time.Now()
 	s.kill()
 	var err error
 	for range 50 { // the port may be busy for a moment
 		if err = s.start(); err == nil {
-			return time.Since(start)
+			return time.Since(start), nil
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("cannot restart redis-server: %v", err)
-	return 0
+	return 0, fmt.Errorf("cannot restart redis-server: %w", err)
 }
 
 func (s *Server) start() error {

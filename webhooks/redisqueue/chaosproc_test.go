@@ -72,20 +72,22 @@ type receiverProc struct {
 	exited chan struct{}
 }
 
-func (p *receiverProc) start(t *testing.T, r *chaos) {
-	t.Helper()
+// start runs the receiver, on the port of its first start, and returns
+// once it listens. It may be called from any goroutine; the test's cleanup
+// kills what it started.
+func (p *receiverProc) start(r *chaos) error {
 	if p.port == 0 {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		p.port = l.Addr().(*net.TCPAddr).Port
 		l.Close()
 	}
-	logPath := filepath.Join(t.TempDir(), p.name+".log")
+	logPath := filepath.Join(r.dir, fmt.Sprintf("%s-%d.log", p.name, len(p.logs)))
 	logFile, err := os.Create(logPath)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer logFile.Close()
 	cmd := exec.Command(r.bin, "-listen", "127.0.0.1:"+strconv.Itoa(p.port),
@@ -95,10 +97,10 @@ func (p *receiverProc) start(t *testing.T, r *chaos) {
 	cmd.Stderr = logFile
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	exited := make(chan struct{})
 	listening := make(chan string, 1)
@@ -116,13 +118,13 @@ func (p *receiverProc) start(t *testing.T, r *chaos) {
 	p.mu.Lock()
 	p.cmd, p.exited, p.logs = cmd, exited, append(p.logs, logPath)
 	p.mu.Unlock()
-	t.Cleanup(p.kill)
 	select {
 	case <-listening:
+		return nil
 	case <-exited:
-		t.Fatalf("receiver %s exited before listening; its log: %s", p.name, readTail(logPath))
+		return fmt.Errorf("receiver %s exited before listening; its log: %s", p.name, readTail(logPath))
 	case <-time.After(30 * time.Second):
-		t.Fatalf("receiver %s did not listen within 30 s", p.name)
+		return fmt.Errorf("receiver %s did not listen within 30 s", p.name)
 	}
 }
 
@@ -151,6 +153,9 @@ func (p *receiverProc) kill() {
 	p.mu.Lock()
 	cmd, exited := p.cmd, p.exited
 	p.mu.Unlock()
+	if cmd == nil {
+		return
+	}
 	_ = cmd.Process.Kill()
 	<-exited
 }
