@@ -82,10 +82,10 @@ type AsyncHandler struct {
 	cancel context.CancelFunc
 
 	mu      sync.Mutex
-	closed  bool                      // deliveries are refused
-	stopped bool                      // Shutdown gave up: no run of fn starts
-	running map[string]*queue.Message // by queue key: fn runs, or its outcome is being recorded
-	done    chan struct{}             // closed when every worker has returned
+	closed  bool              // deliveries are refused
+	stopped bool              // Shutdown gave up: no run of fn starts
+	running map[string]string // queue key → event id: fn runs, or its outcome is being recorded
+	done    chan struct{}     // closed when every worker has returned
 }
 
 // AsyncHandler returns a handler that answers like Handler up to
@@ -133,7 +133,7 @@ func (v *Verifier) AsyncHandler(q queue.Queue, fn func(context.Context, *Event) 
 	if cfg.base == nil {
 		cfg.base = context.Background()
 	}
-	a := &AsyncHandler{v: v, fn: fn, q: q, cfg: cfg, running: map[string]*queue.Message{}, done: make(chan struct{})}
+	a := &AsyncHandler{v: v, fn: fn, q: q, cfg: cfg, running: map[string]string{}, done: make(chan struct{})}
 	a.leaser, _ = q.(queue.Leaser)
 	_, a.idem = q.(queue.Idempotent)
 	a.ctx, a.cancel = context.WithCancel(cfg.base)
@@ -259,7 +259,7 @@ func (a *AsyncHandler) begin(m *queue.Message) bool {
 	if a.stopped {
 		return false
 	}
-	a.running[m.Key] = m
+	a.running[m.Key] = m.ID
 	return true
 }
 

@@ -67,8 +67,8 @@ func (a *AsyncHandler) Shutdown(ctx context.Context) ([]*Event, error) {
 	a.mu.Lock()
 	a.stopped = true
 	running := map[string]bool{}
-	for _, m := range a.running {
-		running[m.ID] = true
+	for _, id := range a.running {
+		running[id] = true
 	}
 	a.mu.Unlock()
 	a.cancel()

@@ -7,6 +7,7 @@ package redisproxy
 
 import (
 	"bytes"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"slices"
@@ -81,11 +82,7 @@ func (p *Proxy) Addr() string { return p.l.Addr().String() }
 func (p *Proxy) Dropped() map[string]int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make(map[string]int, len(p.dropped))
-	for k, v := range p.dropped {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(p.dropped)
 }
 
 // DroppedTotal is the number of replies lost.

@@ -127,10 +127,12 @@ type DeadLetterList interface {
 // untouched for a while (the visibility timeout) is handed to another
 // caller, because its holder is taken to have stopped. A caller that holds
 // an entry touches it every TouchInterval for the whole of its handling,
-// processing and waits between attempts alike. AsyncHandler does.
+// processing and waits between attempts alike. AsyncHandler does, and
+// takes a lease none of whose touches succeeded for three intervals to have
+// run out.
 type Leaser interface {
-	// TouchInterval is how often a held entry must be touched: well inside
-	// the visibility timeout.
+	// TouchInterval is how often a held entry must be touched: at most a
+	// third of the visibility timeout.
 	TouchInterval() time.Duration
 }
 

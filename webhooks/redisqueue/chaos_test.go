@@ -113,7 +113,6 @@ type chaos struct {
 	seed    uint64
 	rng     *rand.Rand
 	events  int
-	secret  string
 	redis   *redistest.Server
 	proxy   *redisproxy.Proxy
 	direct  *redis.Client // to the queue's Redis, past the proxy
@@ -153,8 +152,7 @@ func newChaos(t *testing.T, name string, opts redistest.Options, events int) *ch
 		}
 		seed = n
 	}
-	r := &chaos{t: t, name: name, seed: seed, rng: rand.New(rand.NewPCG(seed, 2026)), events: events,
-		secret: "whsec-chaos-" + strconv.FormatUint(seed, 36)}
+	r := &chaos{t: t, name: name, seed: seed, rng: rand.New(rand.NewPCG(seed, 2026)), events: events}
 	dropPercent := 1 + r.rng.Float64()*3
 	r.logf("seed=%d (SIGNKIT_CHAOS_SEED=%d repeats the plan); %d events; replies lost at the proxy: %.1f%% of the receivers' Redis commands",
 		seed, seed, events, dropPercent)
@@ -310,7 +308,7 @@ func (r *chaos) deliver(client *http.Client, i int) {
 	for try := 0; time.Now().Before(deadline); try++ {
 		res.attempts++
 		p := r.recv[(i+try)%len(r.recv)]
-		if p.post(client, r.secret, r.ids[i], i) {
+		if p.post(client, r.ids[i], i) {
 			res.ok, res.firstOKAt = true, time.Now()
 			r.delivered.Add(1)
 			return

@@ -15,8 +15,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/signkit/signkit-go/webhooks"
 )
 
 // chaosBuild builds the receiver once per test binary, with the race
@@ -93,7 +91,7 @@ func (p *receiverProc) start(r *chaos) error {
 	cmd := exec.Command(r.bin, "-listen", "127.0.0.1:"+strconv.Itoa(p.port),
 		"-queue-redis", r.proxy.Addr(), "-count-redis", r.counter.Addr, "-name", p.name,
 		"-calls-prefix", chaosCalls, "-workers", strconv.Itoa(chaosWorkers), "-visibility", chaosVisibility.String())
-	cmd.Env = append(os.Environ(), "CHAOS_SECRET="+r.secret)
+	cmd.Env = append(os.Environ(), "CHAOS_SECRET="+fleetSecret)
 	cmd.Stderr = logFile
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -128,17 +126,12 @@ func (p *receiverProc) start(r *chaos) error {
 	}
 }
 
-// post delivers event i signed now; true on a 2xx.
-func (p *receiverProc) post(client *http.Client, secret, id string, i int) bool {
-	body := fmt.Sprintf(`{"topic":"casefile","eventType":"completed","eventTime":{"date":"2026-11-27 10:00:00.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":%d,"status":5}}`, i)
-	req, err := http.NewRequest(http.MethodPost, "http://127.0.0.1:"+strconv.Itoa(p.port)+"/webhooks", strings.NewReader(body))
-	if err != nil {
-		return false
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(webhooks.EventIDHeader, id)
-	req.Header.Set(webhooks.EventTypeHeader, string(webhooks.CaseFileCompleted))
-	req.Header.Set(webhooks.SignatureHeader, webhooks.Sign(secret, time.Now(), req.Header, []byte(body)))
+// post delivers event i, signed now as the fleet test signs it; true on a
+// 2xx.
+func (p *receiverProc) post(client *http.Client, id string, i int) bool {
+	req := delivery(i, id)
+	req.RequestURI, req.Host = "", ""
+	req.URL.Scheme, req.URL.Host = "http", "127.0.0.1:"+strconv.Itoa(p.port)
 	resp, err := client.Do(req)
 	if err != nil {
 		return false

@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,7 +15,6 @@ import (
 	"github.com/signkit/signkit-go/internal/redistest"
 	"github.com/signkit/signkit-go/webhooks"
 	"github.com/signkit/signkit-go/webhooks/queue"
-	"github.com/signkit/signkit-go/webhooks/redisdedup"
 	"github.com/signkit/signkit-go/webhooks/redisqueue"
 )
 
@@ -137,31 +133,13 @@ func TestBackoffKeepsTheClaim(t *testing.T) {
 		successes.Add(1)
 		return nil
 	}
-	var handlers []*webhooks.AsyncHandler
-	for _, name := range []string{"a", "b"} {
-		rdb := client(t, addr)
-		v, err := webhooks.NewVerifier(fleetSecret, webhooks.WithDedup(redisdedup.New(rdb)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := newQueue(t, rdb, redisqueue.WithConsumer(name), redisqueue.WithVisibilityTimeout(600*time.Millisecond))
-		handlers = append(handlers, v.AsyncHandler(q, fn, webhooks.WithBackoff(2*time.Second, 2*time.Second)))
-	}
-	w := httptest.NewRecorder()
-	handlers[0].ServeHTTP(w, delivery(1, fleetUUID(1)))
-	if w.Code != http.StatusAccepted {
-		t.Fatalf("delivery: %d", w.Code)
-	}
+	vis := []redisqueue.Option{redisqueue.WithVisibilityTimeout(600 * time.Millisecond)}
+	backoff := webhooks.WithBackoff(2*time.Second, 2*time.Second)
+	a, _ := asyncReceiver(t, client(t, addr), "a", fn, vis, backoff)
+	b, _ := asyncReceiver(t, client(t, addr), "b", fn, vis, backoff)
+	send(t, a, 1)
 	time.Sleep(4 * time.Second) // the retry, and any second run, are over
-	var wg sync.WaitGroup
-	for _, h := range handlers {
-		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_, _ = h.Shutdown(ctx)
-		})
-	}
-	wg.Wait()
+	shutdownAll(t, a, b)
 	if successes.Load() != 1 {
 		t.Fatalf("fn succeeded %d times for one event (%d calls); want once", successes.Load(), calls.Load())
 	}

@@ -232,20 +232,24 @@ func New(ctx context.Context, client redis.UniversalClient, opts ...Option) (*Qu
 		q.logger = slog.New(slog.DiscardHandler)
 	}
 	q.sweep = q.visibility / 4
-	if err := q.createGroup(ctx); err != nil {
+	if _, err := q.createGroup(ctx); err != nil {
 		return nil, err
 	}
 	return q, nil
 }
 
 // createGroup makes the consumer group, and the stream if need be, reading
-// from the stream's start; an existing group is no error.
-func (q *Queue) createGroup(ctx context.Context) error {
-	err := q.rdb.XGroupCreateMkStream(ctx, q.stream, q.group, "0").Err()
-	if err != nil && !hasCode(err, "BUSYGROUP") {
-		return fmt.Errorf("redisqueue: create group %q on %q: %w", q.group, q.stream, err)
+// from the stream's start; created is false when the group existed already
+// (another receiver made it), which is no error.
+func (q *Queue) createGroup(ctx context.Context) (created bool, err error) {
+	err = q.rdb.XGroupCreateMkStream(ctx, q.stream, q.group, "0").Err()
+	switch {
+	case err == nil:
+		return true, nil
+	case hasCode(err, "BUSYGROUP"):
+		return false, nil
 	}
-	return nil
+	return false, fmt.Errorf("redisqueue: create group %q on %q: %w", q.group, q.stream, err)
 }
 
 // hasCode reports whether err is a Redis error reply with the given code.
@@ -256,18 +260,14 @@ func hasCode(err error, code string) bool {
 
 // heal makes the consumer group again after a command found it missing.
 func (q *Queue) heal(ctx context.Context, cause error) error {
-	err := q.rdb.XGroupCreateMkStream(ctx, q.stream, q.group, "0").Err()
-	switch {
-	case err == nil:
+	created, err := q.createGroup(ctx)
+	if created {
 		q.stats.groupsRecreated.Add(1)
 		q.logger.LogAttrs(ctx, slog.LevelError,
 			"redisqueue: the consumer group was missing (Redis lost its data?); made it again, from the stream's start",
 			slog.String("stream", q.stream), slog.String("group", q.group), slog.String("cause", cause.Error()))
-		return nil
-	case hasCode(err, "BUSYGROUP"): // another receiver made it first
-		return nil
 	}
-	return fmt.Errorf("redisqueue: make group %q on %q again: %w", q.group, q.stream, err)
+	return err
 }
 
 // Consumer returns this receiver's consumer name in the group.
