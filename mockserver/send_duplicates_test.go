@@ -132,7 +132,7 @@ func TestDuplicateOfAFailedRequestIsNotADuplicate(t *testing.T) {
 	t.Parallel()
 	s, tok, file := sndServer(t)
 	bad := cfTitled("Refused", map[string]any{"language": "xx"})
-	if st, b, _ := sndCreate(t, s, tok, sndData(t, bad), file); st != http.StatusUnprocessableEntity {
+	if st, b, _ := sndCreate(t, s, tok, sndData(t, bad), file); st != http.StatusBadRequest {
 		t.Fatalf("invalid request: %d %s", st, b)
 	}
 	delete(bad, "language")

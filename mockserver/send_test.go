@@ -143,12 +143,16 @@ func TestSendValidation(t *testing.T) {
 			t.Parallel()
 			s, tok, _ := sndServer(t)
 			st, b, _ := sndCreate(t, s, tok, tc.parts(t)...)
-			if st != http.StatusUnprocessableEntity {
-				t.Fatalf("status %d, want 422: %s", st, b)
+			if st != http.StatusBadRequest {
+				t.Fatalf("status %d, want 400: %s", st, b)
 			}
 			var e apiErr
 			if err := json.Unmarshal(b, &e); err != nil {
 				t.Fatal(err)
+			}
+			// The platform's answer (docs/platform.md, "Send").
+			if e.Error != "Bad Request" || e.StatusCode != http.StatusBadRequest || e.Message == "" {
+				t.Fatalf("not the platform's 400 body: %s", b)
 			}
 			found := false
 			for _, d := range e.Details {
@@ -281,8 +285,8 @@ func TestSendNeedsTokenAndLimit(t *testing.T) {
 	req, _ := http.NewRequest("POST", s.URL()+"/send"+sendCreatePath, strings.NewReader(`{"caseFile":{}}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Auth-Token", tok)
-	if st, _ := do(t, s, req, nil); st != http.StatusUnsupportedMediaType {
-		t.Fatalf("JSON body: %d, want 415", st)
+	if st, b := do(t, s, req, nil); st != http.StatusBadRequest || !strings.Contains(string(b), "multipart/form-data") {
+		t.Fatalf("JSON body: %d %s, want 400 saying to send multipart/form-data", st, b)
 	}
 	req, _ = http.NewRequest("POST", s.URL()+"/send"+sendCreatePath, strings.NewReader(`not multipart`))
 	req.Header.Set("Content-Type", "multipart/form-data") // no boundary

@@ -68,8 +68,17 @@ var badInputs = []badCase{
 	// Send
 	{"send oversized", "POST", "/send/api/v1/casefiles/20251022/create", multipartCT, dataPart(strings.Repeat("x", badMaxUpload)), 413},
 	{"send malformed multipart", "POST", "/send/api/v1/casefiles/20251022/create", multipartCT, "--bad\r\nContent-Disposition: form-data; name=\"data\"\r\n\r\n{}", 400},
-	{"send malformed data JSON", "POST", "/send/api/v1/casefiles/20251022/create", multipartCT, dataPart(`{"caseFile":`), 422},
+	{"send malformed data JSON", "POST", "/send/api/v1/casefiles/20251022/create", multipartCT, dataPart(`{"caseFile":`), 400},
 	{"send wrong method", "GET", "/send/api/v1/casefiles/20251022/create", "", "", 405},
+	{"send JSON malformed", "POST", sendJSONPath, "application/json", `{"caseFile":{"documents":[{"pdf":"JVBE`, 400},
+	{"send JSON trailing data", "POST", sendJSONPath, "application/json", `{"caseFile":{}} {}`, 400},
+	{"send JSON not an object", "POST", sendJSONPath, "application/json", `[{"caseFile":{}}]`, 400},
+	{"send JSON pdf not base64", "POST", sendJSONPath, "application/json", `{"caseFile":{"title":"t","signers":[{"name":"A"}],"documents":[{"title":"d","pdf":"%%%"}]}}`, 400},
+	{"send JSON pdf an object", "POST", sendJSONPath, "application/json", `{"caseFile":{"title":"t","signers":[{"name":"A"}],"documents":[{"title":"d","pdf":{"a":[1]}}]}}`, 400},
+	{"send JSON deep nesting", "POST", sendJSONPath, "application/json", `{"caseFile":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`, 400},
+	{"send JSON oversized", "POST", sendJSONPath, "application/json", `{"caseFile":{"metaData":"` + strings.Repeat("x", badMaxUpload) + `"}}`, 413},
+	{"send JSON as multipart", "POST", sendJSONPath, multipartCT, dataPart(`{}`), 400},
+	{"send JSON wrong method", "GET", sendJSONPath, "", "", 405},
 	{"send unknown version", "POST", "/send/api/v1/casefiles/20240101/create", multipartCT, dataPart(`{}`), 404},
 	{"queue status malformed", "POST", "/send/api/v1/queue/public/status", "application/json", `{"uuid":`, 400},
 	{"queue status oversized", "POST", "/send/api/v1/queue/public/status", "application/json", oversizedJSON, 413},
@@ -90,12 +99,15 @@ var badInputs = []badCase{
 	{"forms update wrong content type", "PUT", "/collect/api/v1/forms/{A}", "text/plain", `{"name":"x","sections":[]}`, 415},
 	{"forms prefill wrong content type", "POST", "/collect/api/v1/forms/{A}/requests", "text/plain", `{"answers":{}}`, 415},
 	{"queue status wrong content type", "POST", "/send/api/v1/queue/public/status", "text/plain", `{"uuid":"a","payloadHash":"b"}`, 415},
-	{"send wrong content type", "POST", "/send/api/v1/casefiles/20251022/create", "application/json", `{"caseFile":{}}`, 415},
+	{"send wrong content type", "POST", "/send/api/v1/casefiles/20251022/create", "application/json", `{"caseFile":{}}`, 400},
 	// Public pages and the root
 	{"public unknown form", "GET", "/public/forms/no-such-form", "", "", 404},
 	{"public wrong method", "DELETE", "/public/forms/{A}", "", "", 405},
 	{"root unknown path", "GET", "/no/such/service", "", "", 404},
 }
+
+// sendJSONPath is the Send service's JSON create route.
+const sendJSONPath = "/send/api/v1/casefiles/json/20251022/create-production-base64"
 
 // TestBadInput sends every bad request to one mock server: each gets its
 // status with a JSON error body, and the state is the same afterwards.

@@ -261,7 +261,7 @@ func wellFormedToken(tok string) bool {
 // errInvalidJWT is the Send service's answer to a token it cannot parse: a
 // 400 in the platform's exact shape (docs/platform.md, "Authentication").
 func errInvalidJWT() *wire.Error {
-	return &wire.Error{Status: http.StatusBadRequest, Code: "Bad Request",
+	return &wire.Error{Status: http.StatusBadRequest, Code: wire.PlatformBadRequest,
 		Message: "Invalid JWT token: Invalid token format", Bare: true}
 }
 

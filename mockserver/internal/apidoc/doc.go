@@ -7,6 +7,7 @@
 package apidoc
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -24,7 +25,8 @@ type operation struct {
 	method, path string
 	tag          string // the service: Auth, Forms, Send, Signing, Webhooks, Public pages, Control
 	summary      string
-	auth         bool    // needs a bearer token
+	auth         bool    // needs a token
+	scheme       string  // where the token goes when auth: a securitySchemes name; "": bearer
 	query        []param // query parameters
 	header       []param // header parameters
 	body         Schema  // the request body's content map (media type → media object); nil: none
@@ -42,8 +44,12 @@ type param struct {
 
 // requestShapes are the shapes that are request bodies: described loose
 // (see loose).
-var requestShapes = []string{"FormDefinition", "PrefillV1", "PrefillV2", "SendDefinition",
+var requestShapes = []string{"FormDefinition", "PrefillV1", "PrefillV2", "SendDefinition", "SendDefinitionBase64",
 	"SubscriptionRequest", "UserSpec", "TokenRequest", "FaultSpec"}
+
+// sendScheme is the security scheme of the Send service's routes, which
+// take the token in X-Auth-Token (docs/platform.md, "Authentication").
+const sendScheme = "xAuthToken"
 
 var wildcard = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 
@@ -92,8 +98,13 @@ func Build(shapes Shapes) ([]byte, error) {
 		"paths":   paths,
 		"components": Schema{
 			"schemas": schemas,
-			"securitySchemes": Schema{"bearer": Schema{"type": "http", "scheme": "bearer",
-				"description": "An access token of the API Keys Grant (POST /auth/oauth/token), or of POST /mock/token."}},
+			"securitySchemes": Schema{
+				"bearer": Schema{"type": "http", "scheme": "bearer",
+					"description": "An access token of the API Keys Grant (POST /auth/oauth/token), or of POST /mock/token."},
+				sendScheme: Schema{"type": "apiKey", "in": "header", "name": "X-Auth-Token",
+					"description": "The Send service's placement of the same access token: X-Auth-Token: <token>. " +
+						"A Bearer header is not read there."},
+			},
 		},
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
@@ -152,7 +163,7 @@ func (op operation) object() Schema {
 		"security":    []Schema{},
 	}
 	if op.auth {
-		o["security"] = []Schema{{"bearer": []string{}}}
+		o["security"] = []Schema{{cmp.Or(op.scheme, "bearer"): []string{}}}
 	}
 	if len(params) > 0 {
 		o["parameters"] = params

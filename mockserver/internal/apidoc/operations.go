@@ -64,14 +64,22 @@ func sendAndSigning() []operation {
 	content := Schema{"200": answer("The document: a PDF, or with Accept: application/json its content in base64.",
 		Schema{"application/pdf": Schema{"schema": binary}, "application/json": Schema{"schema": ref("DocumentContent")}})}
 	contentQuery := []param{{"signed", boolean, "false: the original, not the signed PDF"}}
+	sendAnswers := Schema{"200": answer("The job, queued.", jsonBody(ref("SendJob"))),
+		"400": answer("The input is refused (a broken rule, a malformed body): the platform's "+
+			`{"error":"Bad Request","message","statusCode":400}, with the mock's details beside them; `+
+			"also a malformed token (message \"Invalid JWT token: ...\").", jsonBody(ref("Error")))}
 	return []operation{
 		{method: "POST", path: "/send/api/v1/casefiles/20251022/create", tag: "Send",
-			summary: "Create a case file in one multipart request: a data field and one files part per document", auth: true,
+			summary: "Create a case file in one multipart request: a data field and one files part per document",
+			auth:    true, scheme: sendScheme,
 			body: Schema{"multipart/form-data": Schema{
 				"schema": Schema{"type": "object", "required": []string{"data"},
 					"properties": Schema{"data": ref("SendDefinition"), "files": Schema{"type": "array", "items": binary}}},
 				"encoding": Schema{"data": Schema{"contentType": "application/json"}}}},
-			answers: ok("200", "The job, queued.", ref("SendJob"))},
+			answers: sendAnswers},
+		{method: "POST", path: "/send/api/v1/casefiles/json/20251022/create-production-base64", tag: "Send",
+			summary: "Create a case file from JSON: each document carries its PDF, base64-encoded, in pdf",
+			auth:    true, scheme: sendScheme, body: jsonBody(ref("SendDefinitionBase64")), answers: sendAnswers},
 		{method: "POST", path: "/send/api/v1/queue/public/status", tag: "Send", summary: "A Send job's state (no token)",
 			body: jsonBody(obj(Schema{"uuid": str, "payloadHash": str})),
 			answers: Schema{"200": answer("The job.", jsonBody(ref("QueueJob"))),

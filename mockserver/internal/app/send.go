@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/quota"
 	"net/http"
@@ -59,23 +60,26 @@ func jobCaseFile(j *send.Job, now time.Time) (*signing.CaseFile, error) {
 			StoreAsContact: cc.StoreAsContact == nil || *cc.StoreAsContact})
 	}
 	for i := range def.Signers {
-		cf.Signers = append(cf.Signers, jobSigner(&def.Signers[i]))
+		sg := jobSigner(&def.Signers[i])
+		// Sensitive data turns access control on for every signer, and
+		// it cannot be turned off (docs/platform.md, Send).
+		sg.AccessControl = sg.AccessControl || def.SensitiveData
+		cf.Signers = append(cf.Signers, sg)
 	}
 	for i, d := range def.Documents {
-		for _, f := range j.Files {
-			if f.Name != d.Name {
-				continue
-			}
-			if _, err := os.Stat(f.Path); err != nil {
-				return nil, errGone(d.Name)
-			}
-			nd := &signing.Document{Title: d.Title, Signable: d.IsSignable(), Format: "pdf", Roles: d.Roles,
-				FileSize: f.Size, OrigPath: f.Path, DocumentOrder: i, MetaData: d.MetaData}
-			if d.DocumentOrder != nil {
-				nd.DocumentOrder = *d.DocumentOrder
-			}
-			cf.Documents = append(cf.Documents, nd)
+		f, ok := j.FileOf(i)
+		if !ok {
+			continue
 		}
+		if _, err := os.Stat(f.Path); err != nil {
+			return nil, errGone(cmp.Or(d.Name, d.Title))
+		}
+		nd := &signing.Document{Title: d.Title, Signable: d.IsSignable(), Format: "pdf", Roles: d.Roles,
+			FileSize: f.Size, OrigPath: f.Path, DocumentOrder: i, MetaData: d.MetaData}
+		if d.DocumentOrder != nil {
+			nd.DocumentOrder = *d.DocumentOrder
+		}
+		cf.Documents = append(cf.Documents, nd)
 	}
 	return cf, nil
 }

@@ -44,6 +44,21 @@ type Job struct {
 	Dir   string
 }
 
+// FileOf answers the content of the job's document i: the files part
+// named by the document, or on the JSON route the document's own pdf
+// (File.Field set).
+func (j *Job) FileOf(i int) (File, bool) {
+	if j.Def == nil || i < 0 || i >= len(j.Def.Documents) {
+		return File{}, false
+	}
+	for _, f := range j.Files {
+		if f.Field != "" && f.Doc == i || f.Field == "" && f.Name == j.Def.Documents[i].Name {
+			return f, true
+		}
+	}
+	return File{}, false
+}
+
 // dupKey names a payload of a user.
 type dupKey struct {
 	userID int64

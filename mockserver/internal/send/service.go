@@ -6,6 +6,7 @@
 package send
 
 import (
+	"errors"
 	"net/http"
 	"time"
 
@@ -73,19 +74,36 @@ func (svc *Service) SetWallClock(now func() time.Time) {
 func (svc *Service) Count() int { return svc.jobs.count() }
 
 // HandleCreate is POST {Send}/api/v1/casefiles/20251022/create: it
-// streams the upload to disk, validates it (422, nothing kept), queues a
-// job that runs after the job delay, and answers 200 (as the vendor's
-// collection asserts; docs/platform.md, "Send") with the job's uuid and
-// payloadHash, both at the top level and in jobs[0]. A duplicate payload is
-// accepted the same way; its job ends aborted_duplicated (queue.go).
+// streams the multipart upload to disk, validates it (nothing kept when it
+// fails), queues a job that runs after the job delay, and answers 200 (as
+// the vendor's collection asserts; docs/platform.md, "Send") with the job's
+// uuid and payloadHash, both at the top level and in jobs[0]. A duplicate
+// payload is accepted the same way; its job ends aborted_duplicated
+// (queue.go). A refused input is answered as the platform does (refusal).
 func (svc *Service) HandleCreate(w http.ResponseWriter, r *http.Request) error {
+	return refusal(svc.create(w, r, svc.readUpload))
+}
+
+// HandleCreateJSON is POST
+// {Send}/api/v1/casefiles/json/20251022/create-production-base64, the
+// route of the vendor's connector: the body is {"caseFile":{...}} whose
+// documents carry their PDF in "pdf", base64-encoded (jsonbody.go). Rules,
+// limits, duplicate detection (payloadHash over the body as received) and
+// answer are those of HandleCreate.
+func (svc *Service) HandleCreateJSON(w http.ResponseWriter, r *http.Request) error {
+	return refusal(svc.create(w, r, svc.readJSONUpload))
+}
+
+// create reads a create request with read, validates it, reserves the
+// customer's places and queues its job.
+func (svc *Service) create(w http.ResponseWriter, r *http.Request, read func(*http.Request) (*upload, error)) error {
 	u := svc.cfg.CallerOf(r)
 	limit := svc.cfg.MaxUploadBytes
 	if r.ContentLength > limit {
 		return wire.TooLarge(limit)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
-	up, err := svc.readUpload(r)
+	up, err := read(r)
 	if err != nil {
 		return err
 	}
@@ -105,4 +123,21 @@ func (svc *Service) HandleCreate(w http.ResponseWriter, r *http.Request) error {
 		"jobs": []map[string]any{{"uuid": j.UUID, "payloadHash": j.PayloadHash, "createdAt": created}},
 	})
 	return nil
+}
+
+// refusal turns the refusal of a create request's input (a malformed body,
+// a wrong media type, a broken rule) into the platform's answer: 400
+// {"error":"Bad Request","message","statusCode":400}, with the mock's
+// details beside them (docs/platform.md, "Send"). Other errors (401, 413,
+// the limits' 409, 429 and 507) pass unchanged.
+func refusal(err error) error {
+	var we *wire.Error
+	if !errors.As(err, &we) {
+		return err
+	}
+	switch we.Status {
+	case http.StatusBadRequest, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity:
+		return &wire.Error{Status: http.StatusBadRequest, Code: wire.PlatformBadRequest, Message: we.Message, Details: we.Details}
+	}
+	return err
 }

@@ -16,12 +16,17 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// File is one files part, saved to disk.
+// File is one uploaded document's content, saved to disk: a files part,
+// or a document's pdf on the JSON route.
 type File struct {
-	Name  string // the part's filename
+	Name  string // the part's filename; on the JSON route, the document's name if any
 	Path  string
 	Size  int64
 	IsPDF bool // starts with %PDF- within its first 1024 bytes
+	// Field names the content in problems: "" for files[j], else the
+	// JSON route's caseFile.documents[i].pdf, where Doc is i.
+	Field string
+	Doc   int
 }
 
 // upload is a Send create request read from the wire: the data part in
@@ -34,6 +39,11 @@ type upload struct {
 	unknown   []string // names of parts other than data and files
 	rehash    bool     // a file came before the data part: hash from disk
 	hash      string
+	// inline marks the JSON route: each document carries its content,
+	// files[i] being that of the document Doc, so names match nothing.
+	inline bool
+	// problems are found while reading, reported with validate's.
+	problems wire.Problems
 }
 
 // remove deletes the upload's files.

@@ -70,7 +70,7 @@ const maxTitle = 1024
 // validateSend checks a Send upload and answers its definition, or one
 // problem per rule broken (docs/platform.md, "Send": caseFile fields).
 func validate(up *upload, now time.Time) (*CaseFile, wire.Problems) {
-	var p wire.Problems
+	p := slices.Clone(up.problems)
 	for _, name := range up.unknown {
 		p.Add(name, "unknown form element: send the definition as data and the documents as files")
 	}
@@ -99,7 +99,11 @@ func validate(up *upload, now time.Time) (*CaseFile, wire.Problems) {
 	cf := def.CaseFile
 	checkCaseFile(&p, cf, now)
 	checkSigners(&p, cf.Signers)
-	checkDocuments(&p, cf, up.files)
+	if up.inline {
+		checkInlineDocuments(&p, cf, up.files)
+	} else {
+		checkDocuments(&p, cf, up.files)
+	}
 	return cf, p
 }
 
@@ -158,12 +162,7 @@ func checkDocuments(p *wire.Problems, cf *CaseFile, files []File) {
 	for j, f := range files {
 		byName[f.Name] = append(byName[f.Name], j)
 	}
-	roles := map[string]bool{}
-	for _, sg := range cf.Signers {
-		if sg.Role != "" {
-			roles[sg.Role] = true
-		}
-	}
+	roles := signerRoles(cf)
 	named := map[string]int{} // file name → first document naming it
 	signable := false
 	for i, d := range cf.Documents {
@@ -182,19 +181,7 @@ func checkDocuments(p *wire.Problems, cf *CaseFile, files []File) {
 		} else {
 			named[d.Name] = i
 		}
-		checkTitle(p, path+".title", d.Title)
-		if d.DocumentOrder != nil && *d.DocumentOrder < 0 {
-			p.Add(path+".documentOrder", "must be 0 or more")
-		}
-		for k, r := range d.Roles {
-			field := fmt.Sprintf("%s.roles[%d]", path, k)
-			if !checkRole(p, field, r) {
-				continue
-			}
-			if !roles[r] {
-				p.Add(field, "no signer has the role %q", r)
-			}
-		}
+		checkDocument(p, path, &d, roles)
 	}
 	if len(cf.Documents) > 0 && !signable {
 		p.Add("caseFile.documents", "at least one document must be signable")
@@ -207,6 +194,59 @@ func checkDocuments(p *wire.Problems, cf *CaseFile, files []File) {
 			p.Add(fmt.Sprintf("files[%d]", j), "the file %q is not a PDF", f.Name)
 		}
 	}
+}
+
+// checkInlineDocuments checks the documents of the JSON route, each of
+// which carries its own PDF (files, found by Doc) and needs no name: the
+// document's fields, that the content is a PDF, and that one document is
+// signable.
+func checkInlineDocuments(p *wire.Problems, cf *CaseFile, files []File) {
+	if len(cf.Documents) == 0 {
+		p.Add("caseFile.documents", "at least one document is required")
+	}
+	roles := signerRoles(cf)
+	signable := false
+	for i, d := range cf.Documents {
+		signable = signable || d.IsSignable()
+		checkDocument(p, fmt.Sprintf("caseFile.documents[%d]", i), &d, roles)
+	}
+	if len(cf.Documents) > 0 && !signable {
+		p.Add("caseFile.documents", "at least one document must be signable")
+	}
+	for _, f := range files {
+		if !f.IsPDF {
+			p.Add(f.Field, "is not a PDF once base64-decoded")
+		}
+	}
+}
+
+// checkDocument checks a document's own fields: its title, its order, and
+// that each of its roles is well formed and some signer's.
+func checkDocument(p *wire.Problems, path string, d *Document, roles map[string]bool) {
+	checkTitle(p, path+".title", d.Title)
+	if d.DocumentOrder != nil && *d.DocumentOrder < 0 {
+		p.Add(path+".documentOrder", "must be 0 or more")
+	}
+	for k, r := range d.Roles {
+		field := fmt.Sprintf("%s.roles[%d]", path, k)
+		if !checkRole(p, field, r) {
+			continue
+		}
+		if !roles[r] {
+			p.Add(field, "no signer has the role %q", r)
+		}
+	}
+}
+
+// signerRoles answers the set of the signers' roles.
+func signerRoles(cf *CaseFile) map[string]bool {
+	roles := map[string]bool{}
+	for _, sg := range cf.Signers {
+		if sg.Role != "" {
+			roles[sg.Role] = true
+		}
+	}
+	return roles
 }
 
 // base64Paths reports every string of the data part that holds a

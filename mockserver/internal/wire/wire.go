@@ -38,6 +38,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
 }
 
+// PlatformBadRequest is the "error" of the Send service's 400 answers, as
+// the platform writes it (docs/platform.md, "Send").
+const PlatformBadRequest = "Bad Request"
+
 // BadRequest is a 400: the request is malformed.
 func BadRequest(format string, args ...any) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: "bad_request", Message: fmt.Sprintf(format, args...)}
