@@ -108,6 +108,18 @@ type SignerDetails struct {
 	// SSNType is the kind of identity the signer was given ("legacy",
 	// "dk:cpr", ...), when the platform says.
 	SSNType string
+
+	// AccessControl, SecureSigningMethods, EnableInsecureSigning,
+	// InsecureSigningMethods and EmailFormat are the settings of the
+	// signer's signing request (Signer's fields of those names). The
+	// platform reports AccessControl on for every signer of a case file
+	// with SensitiveData, and may report the methods it applies when none
+	// were chosen; values this package does not know are kept as given.
+	AccessControl          bool
+	SecureSigningMethods   []SecureSigningMethod
+	EnableInsecureSigning  bool
+	InsecureSigningMethods []InsecureSigningMethod
+	EmailFormat            EmailFormat
 }
 
 // DocumentDetails describe a document of a case file. ID is the integer

@@ -25,6 +25,24 @@
 //	}, contract, terms)
 //	result, err := client.CaseFiles.Wait(ctx, job) // result.CaseFileID, result.SigningLinks
 //
+// # Signing methods
+//
+// A signer's SecureSigningMethods name the electronic IDs they may sign
+// with, overriding the case file's and the customer's settings;
+// EnableInsecureSigning with InsecureSigningMethods allows touch
+// signatures; EmailFormat chooses text or HTML emails. The case file's
+// details give them back in SignerDetails:
+//
+//	casefiles.Signer{
+//		Name: "Ada Employee", Email: "ada@example.com",
+//		SecureSigningMethods: []casefiles.SecureSigningMethod{casefiles.SecureMitID},
+//		EmailFormat:          casefiles.EmailFormatHTML,
+//	}
+//
+// A case file with SensitiveData makes every signer prove who they are
+// before they see the documents: the platform turns AccessControl on for
+// each of them.
+//
 // # Validation before sending
 //
 // CaseFile.Validate checks a case file and its uploads against the
@@ -32,6 +50,7 @@
 // *ValidationError: a title (at most 1024 characters), at least one signer,
 // a name for every signer, roles of the platform's pattern, email texts of
 // at least 5 characters, absolute success and fail URLs, known languages,
+// known signing methods and email formats,
 // times the platform's unix seconds can say, at least one signable
 // document, a title for every document, documents and uploads matched one
 // to one by name, document roles that are signer roles, sign orders of 0

@@ -39,18 +39,27 @@ type wireCaseFile struct {
 }
 
 type wireSigner struct {
-	ID             int64        `json:"id"`
-	Name           string       `json:"name"`
-	Role           string       `json:"role"`
-	SignOrder      int          `json:"signOrder"`
-	Email          string       `json:"email"`
-	Status         SignerStatus `json:"status"`
-	SSNType        string       `json:"ssnType"`
-	SigningRequest *struct {
-		ID     int64        `json:"id"`
-		Status SignerStatus `json:"status"`
-		Email  string       `json:"email"`
-	} `json:"signingRequest"`
+	ID             int64               `json:"id"`
+	Name           string              `json:"name"`
+	Role           string              `json:"role"`
+	SignOrder      int                 `json:"signOrder"`
+	Email          string              `json:"email"`
+	Status         SignerStatus        `json:"status"`
+	SSNType        string              `json:"ssnType"`
+	SigningRequest *wireSigningRequest `json:"signingRequest"`
+}
+
+// wireSigningRequest is a signer's signing request with the settings the
+// case file was created with (docs/platform.md, Signing service).
+type wireSigningRequest struct {
+	ID                     int64                   `json:"id"`
+	Status                 SignerStatus            `json:"status"`
+	Email                  string                  `json:"email"`
+	AccessControl          flexBool                `json:"accessControl"`
+	SecureSigningMethods   []SecureSigningMethod   `json:"secureSigningMethods"`
+	EnableInsecureSigning  flexBool                `json:"enableInsecureSigning"`
+	InsecureSigningMethods []InsecureSigningMethod `json:"insecureSigningMethods"`
+	EmailFormat            EmailFormat             `json:"emailFormat"`
 }
 
 type wireDocument struct {
@@ -149,6 +158,9 @@ func (s *wireSigner) details(docs []DocumentDetails) SignerDetails {
 	sd := SignerDetails{ID: s.ID, Name: s.Name, Role: s.Role, Email: s.Email, SignOrder: s.SignOrder, Status: s.Status, SSNType: s.SSNType}
 	if r := s.SigningRequest; r != nil {
 		sd.Status, sd.SigningRequestID = r.Status, r.ID
+		sd.AccessControl, sd.EnableInsecureSigning = bool(r.AccessControl), bool(r.EnableInsecureSigning)
+		sd.SecureSigningMethods, sd.InsecureSigningMethods = r.SecureSigningMethods, r.InsecureSigningMethods
+		sd.EmailFormat = r.EmailFormat
 		if r.Email != "" {
 			sd.Email = r.Email
 		}

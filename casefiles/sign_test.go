@@ -43,9 +43,12 @@ func TestDecodeCaseFileDetailsFixture(t *testing.T) {
 		ID: 4711, Title: "Lease: Elm Street 12", Status: casefiles.CaseFilePending,
 		Signers: []casefiles.SignerDetails{
 			{ID: 101, Name: "Lena Landlord", Role: "landlord", Email: "lena@example.com", SignOrder: 0, Status: casefiles.SignerSigned,
-				Roles: []string{"landlord"}, SigningRequestID: 201, SSNType: "legacy"},
+				Roles: []string{"landlord"}, SigningRequestID: 201, SSNType: "legacy", EmailFormat: casefiles.EmailFormatText},
 			{ID: 102, Name: "Tom Tenant", Role: "tenant", Email: "tom@example.com", SignOrder: 1, Status: casefiles.SignerNew,
-				Roles: []string{"tenant"}, SigningRequestID: 202, SSNType: "legacy"},
+				Roles: []string{"tenant"}, SigningRequestID: 202, SSNType: "legacy",
+				AccessControl: true, EnableInsecureSigning: true, EmailFormat: casefiles.EmailFormatHTML,
+				SecureSigningMethods:   []casefiles.SecureSigningMethod{casefiles.SecureMitID, casefiles.SecureBankIDSweden},
+				InsecureSigningMethods: []casefiles.InsecureSigningMethod{casefiles.InsecureDraw, casefiles.InsecureImage}},
 		},
 		Documents: []casefiles.DocumentDetails{
 			{ID: 9001, DocumentID: "K3V9A-77QWE-PL0ZX-M2NB4-TT81C-Q0R5S", Title: "Lease", Signable: true, FileSize: 20480,

@@ -112,7 +112,8 @@ type Signer struct {
 	// VATIN is the VAT identification number of the signer's company.
 	VATIN string `json:"vatin,omitempty"`
 	// AccessControl makes the signer prove SSN, VATIN or phone before they
-	// see the documents.
+	// see the documents. The platform turns it on for every signer of a
+	// case file with SensitiveData, whatever this field says.
 	AccessControl bool `json:"accessControl,omitempty"`
 	// Language is the signer's language, one of en, da, sv, nl, fr, fi, no,
 	// de; empty: the case file's.
@@ -131,6 +132,22 @@ type Signer struct {
 	// StoreAsContact says whether the platform keeps the signer as a
 	// contact; nil leaves the platform's default (yes).
 	StoreAsContact *bool `json:"storeAsContact,omitempty"`
+
+	// SecureSigningMethods are the electronic IDs the signer may sign
+	// with, for example []SecureSigningMethod{SecureMitID}. They override
+	// the case file's and the customer's settings. nil leaves those
+	// settings; when set, the list names at least one method.
+	SecureSigningMethods []SecureSigningMethod `json:"secureSigningMethods,omitempty"`
+	// EnableInsecureSigning lets the signer sign with a touch signature
+	// (InsecureSigningMethods) instead of an electronic ID. The platform's
+	// default is false.
+	EnableInsecureSigning bool `json:"enableInsecureSigning,omitempty"`
+	// InsecureSigningMethods are the touch signatures the signer may use
+	// when EnableInsecureSigning is set; empty: the company's setting.
+	InsecureSigningMethods []InsecureSigningMethod `json:"insecureSigningMethods,omitempty"`
+	// EmailFormat is the format of the emails sent to the signer:
+	// EmailFormatText (the platform's default) or EmailFormatHTML.
+	EmailFormat EmailFormat `json:"emailFormat,omitempty"`
 }
 
 // Document is a document of a CaseFile.

@@ -49,7 +49,11 @@ func (p *problems) add(field, format string, args ...any) {
 //     email text that is set has at least 5 characters; SuccessURL and
 //     FailURL, when set, are absolute URLs of at least 5 characters;
 //     Language and SSNType, when set, are values the platform knows;
-//     ActiveAt and ExpireAt as the case file's times;
+//     ActiveAt and ExpireAt as the case file's times; SecureSigningMethods,
+//     when not nil, names at least one method, and every secure and
+//     insecure signing method and the EmailFormat are ones the platform
+//     knows (IsKnown); AccessControl may be left unset even with
+//     SensitiveData, which turns it on;
 //   - it has at least one signable document; every document has a title of
 //     at most 1024 characters and a DocumentOrder, when set, of 0 or more;
 //   - every document names exactly one upload, and no two documents name
@@ -60,8 +64,8 @@ func (p *problems) add(field, format string, args ...any) {
 //
 // No problem quotes a signer's SSN. Create calls Validate and sends
 // nothing when it fails. The service checks more (for example that every
-// file is a PDF) and answers a 422 *signkit.Error for what Validate cannot
-// see.
+// file is a PDF) and answers what Validate cannot see with a 400
+// *signkit.Error that matches signkit.ErrValidation.
 func (cf *CaseFile) Validate(uploads ...Upload) error {
 	if cf == nil {
 		return invalid("case file", Problem{Field: "caseFile", Message: "is nil"})
@@ -144,6 +148,7 @@ func (s *Signer) validateOptional(p *problems, field string) {
 		p.add(field+".ssnType", "must be one of %s, got %q", strings.Join(ssnTypes, ", "), s.SSNType)
 	}
 	p.span(field+".activeAt", s.ActiveAt, field+".expireAt", s.ExpireAt)
+	s.validateSigningMethods(p, field)
 }
 
 // validateUploads checks the uploads and returns the index of each name.

@@ -53,6 +53,27 @@ func validateCases() []validateCase {
 		}, []casefiles.Problem{{Field: "signers", Message: "at least one signer is required"}}},
 		{"signer without name", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Signers[1].Name = "" },
 			[]casefiles.Problem{{Field: "signers[1].name", Message: "is required"}}},
+		{"every signing method and format", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.Signers[0].SecureSigningMethods = []casefiles.SecureSigningMethod{casefiles.SecureMitID, casefiles.SecureBankIDSweden,
+				casefiles.SecureBankIDNorway, casefiles.SecureItsme, casefiles.SecureFTN, casefiles.SecureBelgianEID,
+				casefiles.SecurePassportReader, casefiles.SecureAusweisApp, casefiles.SecureQualifiedMitID}
+			cf.Signers[0].EnableInsecureSigning = true
+			cf.Signers[0].InsecureSigningMethods = []casefiles.InsecureSigningMethod{casefiles.InsecureText, casefiles.InsecureDraw, casefiles.InsecureImage}
+			cf.Signers[0].EmailFormat = casefiles.EmailFormatHTML
+			cf.Signers[1].EmailFormat = casefiles.EmailFormatText
+		}, nil},
+		{"sensitive data without access control", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.SensitiveData = true }, nil},
+		{"empty secure method list", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.Signers[1].SecureSigningMethods = []casefiles.SecureSigningMethod{}
+		}, []casefiles.Problem{{Field: "signers[1].secureSigningMethods", Message: "must list at least one method when set (nil leaves the platform's setting)"}}},
+		{"unknown secure method", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.Signers[0].SecureSigningMethods = []casefiles.SecureSigningMethod{casefiles.SecureMitID, "MitID"}
+		}, []casefiles.Problem{{Field: "signers[0].secureSigningMethods[1]", Message: `must be one of mitid.dk, bankid_se, bankid_no, itsme.be, ftn.fi, eid.belgium.be, passport-reader.eident.dk, ausweisapp.bund.de, qes.personal.mitid.dk, got "MitID"`}}},
+		{"unknown insecure method", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
+			cf.Signers[0].InsecureSigningMethods = []casefiles.InsecureSigningMethod{"touch"}
+		}, []casefiles.Problem{{Field: "signers[0].insecureSigningMethods[0]", Message: `must be one of text, draw, image, got "touch"`}}},
+		{"unknown email format", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Signers[1].EmailFormat = "HTML" },
+			[]casefiles.Problem{{Field: "signers[1].emailFormat", Message: `must be one of text, html, got "HTML"`}}},
 		{"negative signOrder", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Signers[0].SignOrder = -1 },
 			[]casefiles.Problem{{Field: "signers[0].signOrder", Message: "must be 0 or more, got -1"}}},
 		{"negative reminderInterval", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Signers[1].ReminderInterval = -2 },
