@@ -2,10 +2,15 @@ package casefiles
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"time"
+
+	"github.com/signkit/signkit-go/internal/apierror"
 
 	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/transport"
@@ -38,6 +43,9 @@ func (c *Client) sign() string { return (*transport.Service)(c).URLs().Sign }
 type createAnswer struct {
 	Job
 	Jobs []Job `json:"jobs"`
+	// Status is "handled", or "error" when the platform refused the
+	// request with a 2xx status (the connector's JobResponse).
+	Status string `json:"status"`
 }
 
 // Create validates cf with uploads and creates the case file in one
@@ -64,6 +72,11 @@ type createAnswer struct {
 // signkit.ErrOutcomeUnknown (502, 503, 504, a lost connection) or
 // signkit.ErrRateLimited (429): list the case files before sending again.
 //
+// A refusal of the platform is a *signkit.Error: a 400 for a case file
+// it does not take (errors.Is(err, signkit.ErrValidation)), or a 2xx
+// whose body says "status":"error", whose Message is the platform's and
+// whose Code is "error" (no sentinel matches it; nothing was queued).
+//
 // An invalid case file is refused with a *ValidationError and nothing is
 // sent. The body is streamed: each upload is opened when the body reaches
 // it and closed after, with an exact Content-Length, and the body is
@@ -86,8 +99,8 @@ func (c *Client) Create(ctx context.Context, cf *CaseFile, uploads ...Upload) (*
 		Resend:      retry.DuplicateSafe,
 	}
 	sentAt := time.Now()
-	var out createAnswer
-	if err := c.t().Do(ctx, req, &out); err != nil {
+	out, err := c.create(ctx, req)
+	if err != nil {
 		return nil, fmt.Errorf("casefiles: create: %w", err)
 	}
 	job := out.Job
@@ -99,4 +112,26 @@ func (c *Client) Create(ctx context.Context, cf *CaseFile, uploads ...Upload) (*
 	}
 	job.Resent, job.Title, job.SentAt = req.Resent, cf.Title, sentAt
 	return &job, nil
+}
+
+// create sends the create request and decodes its answer; a 2xx whose
+// body says "status":"error" is returned as the platform's *signkit.Error.
+func (c *Client) create(ctx context.Context, req *transport.Request) (*createAnswer, error) {
+	resp, err := c.t().Send(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, transport.MaxJSON))
+	if err != nil {
+		return nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	var out createAnswer
+	if err := json.Unmarshal(body, &out); err != nil {
+		return nil, fmt.Errorf("decoding the answer: %w", err)
+	}
+	if strings.EqualFold(out.Status, "error") {
+		return nil, apierror.FromRefusal(resp, body)
+	}
+	return &out, nil
 }

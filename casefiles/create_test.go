@@ -306,3 +306,44 @@ func TestFileUpload(t *testing.T) {
 	_, err = casefiles.FileUpload(dir)
 	assert.ErrorContains(t, err, "not a regular file")
 }
+
+// The platform's JobResponse allows a 2xx whose status is "error" (the
+// connector's schema; the mock never answers so): Create returns the
+// platform's message as a *signkit.Error, not a missing uuid.
+func TestCreateStatusErrorCarriesThePlatformsMessage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body, message string
+		status              int
+	}{
+		{"200 with a message", `{"status":"error","message":"Folder 7 is not yours"}`, "Folder 7 is not yours", 200},
+		{"201 with jobs beside", `{"status":"error","message":"Quota exceeded","jobs":[]}`, "Quota exceeded", 201},
+		{"without a message", `{"status":"error"}`, "without a message", 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(tokenOr(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("X-Penneo-Request-Id", "req-77")
+				w.WriteHeader(tt.status)
+				_, _ = io.WriteString(w, tt.body)
+			}))
+			t.Cleanup(srv.Close)
+			cf := &casefiles.CaseFile{Title: "T", Signers: []casefiles.Signer{{Name: "A"}},
+				Documents: []casefiles.Document{{Name: "a.pdf", Title: "A"}}}
+			job, err := realClient(t, srv).CaseFiles.Create(ctx(t), cf, casefiles.BytesUpload("a.pdf", []byte("%PDF-1.4")))
+			require.Error(t, err)
+			assert.Nil(t, job)
+			assert.Contains(t, err.Error(), tt.message)
+			var apiErr *signkit.Error
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, tt.status, apiErr.StatusCode)
+			assert.Equal(t, "error", apiErr.Code)
+			assert.Equal(t, "req-77", apiErr.RequestID)
+			assert.Equal(t, http.MethodPost, apiErr.Method)
+			assert.NotErrorIs(t, err, signkit.ErrValidation)
+		})
+	}
+}

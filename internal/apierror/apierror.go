@@ -48,7 +48,8 @@ type FieldError struct {
 	Message string `json:"message"`
 }
 
-// Error is a failure answered by the platform: a status outside 2xx.
+// Error is a failure answered by the platform: a status outside 2xx, or a
+// 2xx whose body reports a failure (FromRefusal).
 type Error struct {
 	StatusCode int          // HTTP status of the answer
 	Code       string       // machine-readable code, e.g. "validation_failed"
@@ -159,6 +160,26 @@ type wireError struct {
 func FromResponse(resp *http.Response) *Error {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxBody))
+	return fromBody(resp, body)
+}
+
+// FromRefusal builds the *Error of an answer whose status says success but
+// whose body, already read, says the request failed: the Send service's
+// {"status":"error","message"} (docs/platform.md, "Send"). Code is the
+// body's "error", else "error"; Body keeps at most MaxBody bytes.
+func FromRefusal(resp *http.Response, body []byte) *Error {
+	e := fromBody(resp, body[:min(len(body), MaxBody)])
+	if e.Code == "" {
+		e.Code = "error"
+	}
+	if e.Message == "" {
+		e.Message = "the platform reported an error without a message"
+	}
+	return e
+}
+
+// fromBody builds the *Error of an answer whose body was read.
+func fromBody(resp *http.Response, body []byte) *Error {
 	e := &Error{
 		StatusCode: resp.StatusCode,
 		RequestID:  requestID(resp.Header),
