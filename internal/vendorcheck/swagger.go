@@ -44,18 +44,22 @@ func LoadSwagger(path string) (*Swagger, error) {
 	}
 	// The resource the compiler sees: the definitions, under a draft that
 	// allows keywords beside $ref, with the response schemas of the
-	// operations added under x-responses/<operationId>/<status>.
+	// operations added under x-responses/<operationId>/<status> and their
+	// body schemas under x-requests/<operationId>.
 	res := map[string]any{
 		"$schema":     "https://json-schema.org/draft/2020-12/schema",
 		"definitions": nullable(defs),
 	}
-	responses := map[string]any{}
+	responses, requests := map[string]any{}, map[string]any{}
 	paths, _ := doc["paths"].(map[string]any)
 	for _, p := range paths {
 		ops, _ := p.(map[string]any)
 		for _, o := range ops {
 			op, _ := o.(map[string]any)
 			id, _ := op["operationId"].(string)
+			if body := bodySchema(op); id != "" && body != nil {
+				requests[id] = nullable(body)
+			}
 			rs, _ := op["responses"].(map[string]any)
 			if id == "" || rs == nil {
 				continue
@@ -70,6 +74,7 @@ func LoadSwagger(path string) (*Swagger, error) {
 		}
 	}
 	res["x-responses"] = responses
+	res["x-requests"] = requests
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
 	if err := c.AddResource(swaggerURL, res); err != nil {
@@ -88,7 +93,29 @@ func (s *Swagger) ResponseSchema(operationID, status string) (*jsonschema.Schema
 	return sch, nil
 }
 
-// Validate checks a JSON answer against a schema.
+// RequestSchema compiles the schema the swagger gives for the JSON body of
+// the operation operationID.
+func (s *Swagger) RequestSchema(operationID string) (*jsonschema.Schema, error) {
+	sch, err := s.compiler.Compile(swaggerURL + "#/x-requests/" + operationID)
+	if err != nil {
+		return nil, fmt.Errorf("%w: request of %s: %w", ErrSwagger, operationID, err)
+	}
+	return sch, nil
+}
+
+// bodySchema answers the schema of an operation's "in": "body" parameter,
+// or nil.
+func bodySchema(op map[string]any) any {
+	params, _ := op["parameters"].([]any)
+	for _, p := range params {
+		if pm, _ := p.(map[string]any); pm["in"] == "body" {
+			return pm["schema"]
+		}
+	}
+	return nil
+}
+
+// Validate checks a JSON answer (or request body) against a schema.
 func Validate(sch *jsonschema.Schema, body []byte) error {
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
 	if err != nil {

@@ -3,6 +3,7 @@ package vendorcheck
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/signkit/signkit-go/auth"
 	"github.com/signkit/signkit-go/mockserver"
@@ -75,6 +78,34 @@ func (a *swaggerAPI) sendCreate() []byte {
 		a.t.Fatalf("Send create: status %d, want 200: %s", status, body)
 	}
 	return body
+}
+
+// sendJSON posts body to the Send service's JSON create route, the
+// connector's CreateCaseFile.
+func (a *swaggerAPI) sendJSON(body []byte) (int, []byte) {
+	a.t.Helper()
+	return a.call(http.MethodPost, "/send/api/v1/casefiles/json/20251022/create-production-base64", bytes.NewReader(body),
+		http.Header{"Content-Type": {"application/json"}, "X-Auth-Token": {a.token}})
+}
+
+// connectorCaseFile is a body of the connector's CreateCaseFile, as its
+// schema describes it: documents with a title and a base64 pdf, no name;
+// two signers with the signing methods and the email format.
+func connectorCaseFile(title string) []byte {
+	cf := map[string]any{"caseFile": map[string]any{
+		"title": title, "language": "da", "sensitiveData": true,
+		"signers": []any{
+			map[string]any{"name": "Mads Buyer", "email": "mads@example.dk", "role": "buyer",
+				"secureSigningMethods": []string{"mitid.dk"}},
+			map[string]any{"name": "Sara Seller", "email": "sara@example.se", "role": "seller", "signOrder": 1,
+				"secureSigningMethods": []string{"bankid_se"}, "enableInsecureSigning": true,
+				"insecureSigningMethods": []string{"draw"}, "emailFormat": "html"},
+		},
+		"documents": []any{map[string]any{"title": "Agreement", "roles": []string{"buyer", "seller"},
+			"pdf": base64.StdEncoding.EncodeToString(FixturePDF())}},
+	}}
+	b, _ := json.Marshal(cf)
+	return b
 }
 
 func (a *swaggerAPI) queueStatus(uuid, hash string) []byte {
@@ -168,6 +199,7 @@ func TestMockAnswersMatchConnectorSwagger(t *testing.T) {
 	}
 
 	id := st.Result.Data.CaseFile.ID
+	checkJSONRoute(t, sw, api, check)
 	details := api.get(fmt.Sprintf("/api/v1/casefiles/%d", id), "application/json")
 	check("case file details (v1)", "GetCaseFileDetails", "200", details)
 	check("case file details (v3)", "GetCaseFileDetails", "200", api.get(fmt.Sprintf("/api/v3/casefiles/%d", id), "application/json"))
@@ -179,6 +211,90 @@ func TestMockAnswersMatchConnectorSwagger(t *testing.T) {
 	}
 	content := api.get(fmt.Sprintf("/api/v1/documents/%d/content", cf.Documents[0].ID), "application/json")
 	check("document content (JSON)", "DownloadDocument", "200", content)
+}
+
+// checkJSONRoute creates a case file through the connector's own route
+// with a body its request schema accepts, checks the answer and the case
+// file's details against the swagger, and checks the platform's 400 for a
+// body that breaks a rule, on both create routes.
+func checkJSONRoute(t *testing.T, sw *Swagger, api *swaggerAPI, check func(what, operationID, status string, body []byte)) {
+	t.Helper()
+	req, err := sw.RequestSchema("CreateCaseFile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := connectorCaseFile("Connector check")
+	if err := Validate(req, body); err != nil {
+		t.Fatalf("the test's body does not match the connector's request schema: %v", err)
+	}
+	status, created := api.sendJSON(body)
+	if status != http.StatusOK {
+		t.Fatalf("JSON create: %d %s", status, created)
+	}
+	check("Send create, JSON route (200)", "CreateCaseFile", "201", created)
+	var job struct{ UUID, PayloadHash string }
+	if err := json.Unmarshal(created, &job); err != nil || job.UUID == "" {
+		t.Fatalf("JSON create: no job (%v): %s", err, created)
+	}
+	api.srv.Advance(time.Minute)
+	done := api.queueStatus(job.UUID, job.PayloadHash)
+	var st struct {
+		JobStatus string `json:"jobStatus"`
+		Result    struct {
+			Data struct {
+				CaseFile struct{ ID int64 } `json:"caseFile"`
+			} `json:"data"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(done, &st); err != nil || st.JobStatus != "completed" {
+		t.Fatalf("JSON route's job did not complete (%v): %s", err, done)
+	}
+	details := api.get(fmt.Sprintf("/api/v3/casefiles/%d", st.Result.Data.CaseFile.ID), "application/json")
+	check("case file details of the JSON route", "GetCaseFileDetails", "200", details)
+	var cf struct {
+		Signers []struct {
+			SigningRequest struct {
+				AccessControl        bool     `json:"accessControl"`
+				SecureSigningMethods []string `json:"secureSigningMethods"`
+				EmailFormat          string   `json:"emailFormat"`
+			} `json:"signingRequest"`
+		} `json:"signers"`
+	}
+	if err := json.Unmarshal(details, &cf); err != nil || len(cf.Signers) != 2 {
+		t.Fatalf("details (%v): %s", err, details)
+	}
+	if r := cf.Signers[1].SigningRequest; !r.AccessControl || r.EmailFormat != "html" || len(r.SecureSigningMethods) != 1 {
+		t.Errorf("Sara's signing request: %+v", r)
+	}
+
+	// A refusal: the platform's 400, on both routes.
+	refused := bytes.Replace(connectorCaseFile("x"), []byte(`"title":"x"`), []byte(`"title":""`), 1)
+	if err := Validate(req, refused); err == nil {
+		t.Fatal("the connector's schema takes an empty title; the refusal below would test nothing")
+	}
+	status, answer := api.sendJSON(refused)
+	checkBadRequest(t, check, "JSON route", status, answer)
+	status, answer = api.call(http.MethodPost, "/send/api/v1/casefiles/20251022/create", strings.NewReader("--x--"),
+		http.Header{"Content-Type": {"multipart/form-data; boundary=x"}, "X-Auth-Token": {api.token}})
+	checkBadRequest(t, check, "multipart route", status, answer)
+}
+
+// checkBadRequest checks a refusal against the connector's ErrorResponse
+// and its values.
+func checkBadRequest(t *testing.T, check func(what, operationID, status string, body []byte), route string, status int, body []byte) {
+	t.Helper()
+	if status != http.StatusBadRequest {
+		t.Fatalf("%s refusal: %d %s, want 400", route, status, body)
+	}
+	check(route+" refusal (400)", "CreateCaseFile", "400", body)
+	var e struct {
+		Error      string `json:"error"`
+		Message    string `json:"message"`
+		StatusCode int    `json:"statusCode"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil || e.Error != "Bad Request" || e.StatusCode != 400 || e.Message == "" {
+		t.Errorf("%s refusal is not the platform's {error, message, statusCode}: %s", route, body)
+	}
 }
 
 // TestSwaggerSchemasReject makes sure the compiled schemas are not vacuous:
@@ -204,10 +320,28 @@ func TestSwaggerSchemasReject(t *testing.T) {
 		{"signature line documentId as string", "GetCaseFileDetails", `{"documents":[{"signatureLines":[{"documentId":"abc"}]}]}`, false},
 		{"job status enum", "CreateCaseFile", `{"status":"done"}`, false},
 		{"content as number", "DownloadDocument", `{"content":12}`, false},
+		{"error response", "CreateCaseFile/400", `{"error":"Bad Request","message":"m","statusCode":400}`, true},
+		{"error response status as string", "CreateCaseFile/400", `{"error":"Bad Request","statusCode":"400"}`, false},
+		{"request", "CreateCaseFile/request", string(connectorCaseFile("t")), true},
+		{"request unknown secure method", "CreateCaseFile/request",
+			strings.Replace(string(connectorCaseFile("t")), "mitid.dk", "mitid.se", 1), false},
+		{"request empty secure methods", "CreateCaseFile/request",
+			strings.Replace(string(connectorCaseFile("t")), `["mitid.dk"]`, `[]`, 1), false},
+		{"request email format", "CreateCaseFile/request", strings.Replace(string(connectorCaseFile("t")), `"html"`, `"rtf"`, 1), false},
+		{"request without pdf", "CreateCaseFile/request", `{"caseFile":{"title":"t","signers":[{"name":"A"}],"documents":[{"title":"d"}]}}`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sch, err := sw.ResponseSchema(tt.operation, map[bool]string{true: "201", false: "200"}[tt.operation == "CreateCaseFile"])
+			var sch *jsonschema.Schema
+			var err error
+			switch op, kind, _ := strings.Cut(tt.operation, "/"); {
+			case kind == "request":
+				sch, err = sw.RequestSchema(op)
+			case kind != "":
+				sch, err = sw.ResponseSchema(op, kind)
+			default:
+				sch, err = sw.ResponseSchema(op, map[bool]string{true: "201", false: "200"}[op == "CreateCaseFile"])
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
