@@ -244,3 +244,105 @@ func TestIntegrationListAllDelete(t *testing.T) {
 	_, err = client.CaseFiles.Get(ctx(t), ids[0])
 	require.ErrorIs(t, err, signkit.ErrNotFound)
 }
+
+// sendLease creates a lease case file titled title in folder (0: none) on
+// a mock with a manual clock and answers its id.
+func sendLease(t *testing.T, srv *mockserver.Server, client *signkit.Client, title string, folder int64) int64 {
+	t.Helper()
+	cf, uploads := leaseCaseFile(t)
+	cf.Title, cf.FolderID = title, folder
+	job, err := client.CaseFiles.Create(ctx(t), cf, uploads...)
+	require.NoError(t, err)
+	srv.Advance(mockserver.DefaultJobDelay) // the job runs on the mock's clock
+	res, err := client.CaseFiles.Wait(ctx(t), job)
+	require.NoError(t, err)
+	return res.CaseFileID
+}
+
+// signLease has every signer of a case file sign, round after round, and
+// checks that it completed.
+func signLease(t *testing.T, srv *mockserver.Server, client *signkit.Client, id int64) {
+	t.Helper()
+	d, err := client.CaseFiles.Get(ctx(t), id)
+	require.NoError(t, err)
+	for _, round := range []int{0, 1} {
+		for _, s := range d.Signers {
+			if s.SignOrder == round {
+				require.NoError(t, srv.SignerAction(id, s.ID, mockserver.ActionSign))
+			}
+		}
+	}
+	d, err = client.CaseFiles.Get(ctx(t), id)
+	require.NoError(t, err)
+	require.Equal(t, casefiles.CaseFileCompleted, d.Status, d.Status.String())
+}
+
+// listIDs answers the ids List returns for opts.
+func listIDs(t *testing.T, client *signkit.Client, opts *casefiles.ListOptions) []int64 {
+	t.Helper()
+	got, err := client.CaseFiles.List(ctx(t), opts)
+	require.NoError(t, err)
+	ids := []int64{}
+	for _, d := range got {
+		ids = append(ids, d.ID)
+	}
+	return ids
+}
+
+// The acceptance of the completed and updated windows (docs/platform.md,
+// List): one case file completed before T, one after; a third sent after
+// T but never completed. CompletedAfter T lists only the second,
+// CompletedBefore T only the first, UpdatedBefore T only the first.
+func TestIntegrationListCompletedWindow(t *testing.T) {
+	t.Parallel()
+	srv, client := newMockClient(t, mockserver.WithManualClock(time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)))
+	early := sendLease(t, srv, client, "Completed early", 0)
+	srv.Advance(time.Minute)
+	signLease(t, srv, client, early)
+	srv.Advance(time.Hour)
+	T := srv.Now()
+	srv.Advance(time.Hour)
+	late := sendLease(t, srv, client, "Completed late", 0)
+	srv.Advance(time.Minute)
+	signLease(t, srv, client, late)
+	pending := sendLease(t, srv, client, "Never completed", 0)
+
+	assert.Equal(t, []int64{pending, late, early}, listIDs(t, client, nil), "three case files")
+	assert.Equal(t, []int64{late}, listIDs(t, client, &casefiles.ListOptions{CompletedAfter: T}))
+	assert.Equal(t, []int64{early}, listIDs(t, client, &casefiles.ListOptions{CompletedBefore: T}))
+	assert.Equal(t, []int64{early}, listIDs(t, client, &casefiles.ListOptions{UpdatedBefore: T}))
+	assert.Equal(t, []int64{pending, late}, listIDs(t, client, &casefiles.ListOptions{UpdatedAfter: T}))
+	assert.Equal(t, []int64{pending, late}, listIDs(t, client, &casefiles.ListOptions{ActivatedAfter: T}))
+	assert.Equal(t, []int64{late}, listIDs(t, client, &casefiles.ListOptions{
+		CompletedAfter: T, CompletedBefore: srv.Now().Add(time.Second)}), "a window with both bounds")
+
+	// All sends the window with every page.
+	var all []int64
+	for d, err := range client.CaseFiles.All(ctx(t), &casefiles.ListOptions{CompletedAfter: T.Add(-3 * time.Hour), PerPage: 1}) {
+		require.NoError(t, err)
+		all = append(all, d.ID)
+	}
+	assert.Equal(t, []int64{late, early}, all)
+}
+
+// The acceptance of FolderIDs (docs/platform.md, List): case files in
+// folders 7 and 8 and one in none; the filter lists those in the folders
+// named, alone and with a window.
+func TestIntegrationListFolderIDs(t *testing.T) {
+	t.Parallel()
+	srv, client := newMockClient(t, mockserver.WithManualClock(time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)))
+	seven := sendLease(t, srv, client, "In folder 7", 7)
+	srv.Advance(time.Minute)
+	signLease(t, srv, client, seven)
+	srv.Advance(time.Minute)
+	eight := sendLease(t, srv, client, "In folder 8", 8)
+	srv.Advance(time.Minute)
+	none := sendLease(t, srv, client, "In no folder", 0)
+
+	assert.Equal(t, []int64{none, eight, seven}, listIDs(t, client, nil))
+	assert.Equal(t, []int64{seven}, listIDs(t, client, &casefiles.ListOptions{FolderIDs: []int64{7}}))
+	assert.Equal(t, []int64{eight, seven}, listIDs(t, client, &casefiles.ListOptions{FolderIDs: []int64{8, 7}}))
+	assert.Equal(t, []int64{}, listIDs(t, client, &casefiles.ListOptions{FolderIDs: []int64{9}}))
+	assert.Equal(t, []int64{seven}, listIDs(t, client, &casefiles.ListOptions{
+		FolderIDs: []int64{7, 8}, CompletedAfter: time.Unix(1, 0)}), "folders and a window together")
+}

@@ -42,6 +42,36 @@ type ListOptions struct {
 	// sent as unix seconds.
 	CreatedAfter  time.Time `url:"createdAfter,unix,omitempty"`
 	CreatedBefore time.Time `url:"createdBefore,unix,omitempty"`
+	// CompletedAfter, when set, selects case files completed after it
+	// (sent as unix seconds, "completedAfter"); a case file that never
+	// completed does not match.
+	CompletedAfter time.Time `url:"completedAfter,unix,omitempty"`
+	// CompletedBefore, when set, selects case files completed before it
+	// (sent as unix seconds, "completedBefore").
+	CompletedBefore time.Time `url:"completedBefore,unix,omitempty"`
+	// ActivatedAfter, when set, selects case files activated (sent to
+	// their signers) after it (sent as unix seconds, "activatedAfter"); a
+	// case file never activated does not match.
+	ActivatedAfter time.Time `url:"activatedAfter,unix,omitempty"`
+	// ActivatedBefore, when set, selects case files activated before it
+	// (sent as unix seconds, "activatedBefore").
+	ActivatedBefore time.Time `url:"activatedBefore,unix,omitempty"`
+	// ExpiresAfter, when set, selects case files whose expiry
+	// (Details.ExpireAt) is after it (sent as unix seconds,
+	// "expiresAfter"); a case file without an expiry does not match.
+	ExpiresAfter time.Time `url:"expiresAfter,unix,omitempty"`
+	// ExpiresBefore, when set, selects case files whose expiry is before
+	// it (sent as unix seconds, "expiresBefore").
+	ExpiresBefore time.Time `url:"expiresBefore,unix,omitempty"`
+	// UpdatedAfter, when set, selects case files last updated after it
+	// (sent as unix seconds, "updatedAfter").
+	UpdatedAfter time.Time `url:"updatedAfter,unix,omitempty"`
+	// UpdatedBefore, when set, selects case files last updated before it
+	// (sent as unix seconds, "updatedBefore").
+	UpdatedBefore time.Time `url:"updatedBefore,unix,omitempty"`
+	// FolderIDs, when set, selects only case files in these folders
+	// (CaseFile.FolderID; sent as one comma-separated "folderIds").
+	FolderIDs []int64 `url:"folderIds,comma,omitempty"`
 	// Sort orders the case files by a field, descending with a leading
 	// "-": empty means the platform's "-created" (newest first).
 	Sort string `url:"sort,omitempty"`
@@ -56,8 +86,9 @@ type ListOptions struct {
 var sortRx = regexp.MustCompile(`^[+-]?[A-Za-z][A-Za-z0-9_.]*(,[+-]?[A-Za-z][A-Za-z0-9_.]*)*$`)
 
 // Validate checks the options before they are sent: Page, PerPage and the
-// status 0 or more, IDs positive, CreatedAfter not after CreatedBefore, and
-// Sort a list of field names.
+// status 0 or more, IDs and FolderIDs positive, in each time window (Created,
+// Completed, Activated, Expires, Updated) the After bound not after the
+// Before bound when both are set, and Sort a list of field names.
 func (o *ListOptions) Validate() error {
 	if o == nil {
 		return nil
@@ -71,8 +102,24 @@ func (o *ListOptions) Validate() error {
 			p.add("IDs["+strconv.Itoa(i)+"]", "must be positive, got %d", id)
 		}
 	}
-	if !o.CreatedAfter.IsZero() && !o.CreatedBefore.IsZero() && o.CreatedAfter.After(o.CreatedBefore) {
-		p.add("CreatedAfter", "is after CreatedBefore")
+	for i, id := range o.FolderIDs {
+		if id <= 0 {
+			p.add("FolderIDs["+strconv.Itoa(i)+"]", "must be positive, got %d", id)
+		}
+	}
+	for _, w := range []struct {
+		name          string
+		after, before time.Time
+	}{
+		{"Created", o.CreatedAfter, o.CreatedBefore},
+		{"Completed", o.CompletedAfter, o.CompletedBefore},
+		{"Activated", o.ActivatedAfter, o.ActivatedBefore},
+		{"Expires", o.ExpiresAfter, o.ExpiresBefore},
+		{"Updated", o.UpdatedAfter, o.UpdatedBefore},
+	} {
+		if !w.after.IsZero() && !w.before.IsZero() && w.after.After(w.before) {
+			p.add(w.name+"After", "is after %sBefore", w.name)
+		}
 	}
 	if o.Sort != "" && !sortRx.MatchString(o.Sort) {
 		p.add("Sort", "must be field names separated by commas, each optionally after - or +, got %q", o.Sort)
@@ -177,6 +224,7 @@ func (c *Client) All(ctx context.Context, opts *ListOptions) iter.Seq2[Details, 
 	if opts != nil {
 		o = *opts
 		o.IDs = append([]int64(nil), opts.IDs...)
+		o.FolderIDs = append([]int64(nil), opts.FolderIDs...)
 	}
 	o.Page = max(o.Page, 1)
 	return func(yield func(Details, error) bool) {

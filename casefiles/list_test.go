@@ -89,6 +89,133 @@ func TestListOptionsValidate(t *testing.T) {
 	assert.NoError(t, nilOpts.Validate())
 }
 
+// Each window filter and the folder filter go under the names of the
+// agent skill's scripts/node/list-casefiles.js (docs/platform.md, List):
+// times as unix seconds, folder ids as one comma-separated parameter.
+func TestListSendsWindowAndFolderFilters(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 3, 1, 12, 30, 45, 999_000_000, time.FixedZone("CET", 3600)) // 1772364645
+	for name, tc := range map[string]struct {
+		opts casefiles.ListOptions
+		want url.Values
+	}{
+		"CompletedAfter":  {casefiles.ListOptions{CompletedAfter: at}, url.Values{"completedAfter": {"1772364645"}}},
+		"CompletedBefore": {casefiles.ListOptions{CompletedBefore: at}, url.Values{"completedBefore": {"1772364645"}}},
+		"ActivatedAfter":  {casefiles.ListOptions{ActivatedAfter: at}, url.Values{"activatedAfter": {"1772364645"}}},
+		"ActivatedBefore": {casefiles.ListOptions{ActivatedBefore: at}, url.Values{"activatedBefore": {"1772364645"}}},
+		"ExpiresAfter":    {casefiles.ListOptions{ExpiresAfter: at}, url.Values{"expiresAfter": {"1772364645"}}},
+		"ExpiresBefore":   {casefiles.ListOptions{ExpiresBefore: at}, url.Values{"expiresBefore": {"1772364645"}}},
+		"UpdatedAfter":    {casefiles.ListOptions{UpdatedAfter: at}, url.Values{"updatedAfter": {"1772364645"}}},
+		"UpdatedBefore":   {casefiles.ListOptions{UpdatedBefore: at}, url.Values{"updatedBefore": {"1772364645"}}},
+		"FolderIDs":       {casefiles.ListOptions{FolderIDs: []int64{42, 7, 1001}}, url.Values{"folderIds": {"42,7,1001"}}},
+		"one folder":      {casefiles.ListOptions{FolderIDs: []int64{9}}, url.Values{"folderIds": {"9"}}},
+		"every window": {casefiles.ListOptions{
+			CompletedAfter: at, CompletedBefore: at.Add(time.Hour), ActivatedAfter: at.Add(-time.Hour),
+			ActivatedBefore: at, ExpiresAfter: at, ExpiresBefore: at.Add(48 * time.Hour),
+			UpdatedAfter: at.Add(-time.Second), UpdatedBefore: at.Add(time.Second), FolderIDs: []int64{3},
+		}, url.Values{
+			"completedAfter": {"1772364645"}, "completedBefore": {"1772368245"},
+			"activatedAfter": {"1772361045"}, "activatedBefore": {"1772364645"},
+			"expiresAfter": {"1772364645"}, "expiresBefore": {"1772537445"},
+			"updatedAfter": {"1772364644"}, "updatedBefore": {"1772364646"}, "folderIds": {"3"},
+		}},
+		"zero times and no folders are left out": {casefiles.ListOptions{FolderIDs: []int64{}}, url.Values{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			rec := e.reply(http.MethodGet, signURL, listPath, 200, `[]`)
+			_, err := e.Client.CaseFiles.List(ctx(t), &tc.opts)
+			require.NoError(t, err)
+			u, err := url.Parse(rec.last().URL)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, u.Query())
+		})
+	}
+}
+
+// All sends the folder and window filters with every page and works on
+// a copy of the folder ids: a caller who reuses its slice while iterating
+// does not change the later pages' query.
+func TestAllSendsFolderFiltersOnEveryPage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rec := e.handle(http.MethodGet, signURL, listPath, pages(t, []int64{4, 3}, []int64{2}))
+	at := time.Unix(1767225600, 0)
+	opts := &casefiles.ListOptions{FolderIDs: []int64{5, 6}, CompletedAfter: at, PerPage: 2}
+	var ids []int64
+	for d, err := range e.Client.CaseFiles.All(ctx(t), opts) {
+		require.NoError(t, err)
+		ids = append(ids, d.ID)
+		opts.FolderIDs[0] = 99
+	}
+	assert.Equal(t, []int64{4, 3, 2}, ids)
+	require.Equal(t, 2, rec.count())
+	for _, r := range rec.all() {
+		u, err := url.Parse(r.URL)
+		require.NoError(t, err)
+		assert.Equal(t, "5,6", u.Query().Get("folderIds"))
+		assert.Equal(t, "1767225600", u.Query().Get("completedAfter"))
+	}
+}
+
+func TestListOptionsValidateWindowsAndFolders(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	later := t0.Add(time.Nanosecond)
+	for name, tc := range map[string]struct {
+		opts casefiles.ListOptions
+		want []casefiles.Problem // nil: valid
+	}{
+		"CompletedAfter after CompletedBefore": {casefiles.ListOptions{CompletedAfter: later, CompletedBefore: t0},
+			[]casefiles.Problem{{Field: "CompletedAfter", Message: "is after CompletedBefore"}}},
+		"ActivatedAfter after ActivatedBefore": {casefiles.ListOptions{ActivatedAfter: later, ActivatedBefore: t0},
+			[]casefiles.Problem{{Field: "ActivatedAfter", Message: "is after ActivatedBefore"}}},
+		"ExpiresAfter after ExpiresBefore": {casefiles.ListOptions{ExpiresAfter: later, ExpiresBefore: t0},
+			[]casefiles.Problem{{Field: "ExpiresAfter", Message: "is after ExpiresBefore"}}},
+		"UpdatedAfter after UpdatedBefore": {casefiles.ListOptions{UpdatedAfter: later, UpdatedBefore: t0},
+			[]casefiles.Problem{{Field: "UpdatedAfter", Message: "is after UpdatedBefore"}}},
+		"every window reversed, in field order": {casefiles.ListOptions{
+			CreatedAfter: later, CreatedBefore: t0, CompletedAfter: later, CompletedBefore: t0,
+			ActivatedAfter: later, ActivatedBefore: t0, ExpiresAfter: later, ExpiresBefore: t0,
+			UpdatedAfter: later, UpdatedBefore: t0,
+		}, []casefiles.Problem{
+			{Field: "CreatedAfter", Message: "is after CreatedBefore"},
+			{Field: "CompletedAfter", Message: "is after CompletedBefore"},
+			{Field: "ActivatedAfter", Message: "is after ActivatedBefore"},
+			{Field: "ExpiresAfter", Message: "is after ExpiresBefore"},
+			{Field: "UpdatedAfter", Message: "is after UpdatedBefore"},
+		}},
+		"windows do not mix": {casefiles.ListOptions{CompletedAfter: later, UpdatedBefore: t0}, nil},
+		"equal bounds":       {casefiles.ListOptions{CompletedAfter: t0, CompletedBefore: t0, ExpiresAfter: t0, ExpiresBefore: t0}, nil},
+		"only one bound":     {casefiles.ListOptions{ActivatedAfter: later, ExpiresBefore: t0}, nil},
+		"folder ids not positive": {casefiles.ListOptions{FolderIDs: []int64{3, 0, -2}}, []casefiles.Problem{
+			{Field: "FolderIDs[1]", Message: "must be positive, got 0"},
+			{Field: "FolderIDs[2]", Message: "must be positive, got -2"},
+		}},
+		"folder ids positive": {casefiles.ListOptions{FolderIDs: []int64{1, 9_000_000_000}}, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			err := tc.opts.Validate()
+			if tc.want == nil {
+				require.NoError(t, err)
+				return
+			}
+			var verr *casefiles.ValidationError
+			require.ErrorAs(t, err, &verr)
+			assert.Equal(t, tc.want, verr.Problems)
+
+			// List refuses the same options without sending.
+			e := newEnv(t)
+			rec := e.reply(http.MethodGet, signURL, listPath, 200, `[]`)
+			_, err = e.Client.CaseFiles.List(ctx(t), &tc.opts)
+			require.ErrorAs(t, err, &verr)
+			assert.Zero(t, rec.count())
+		})
+	}
+}
+
 // pages answers page n (from the page query) with the ids of pages[n-1]
 // and a Link rel="next" while more follow.
 func pages(t *testing.T, pages ...[]int64) func(*http.Request, int) (*http.Response, error) {

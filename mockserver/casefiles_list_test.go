@@ -189,3 +189,125 @@ func TestListCaseFilesPages(t *testing.T) {
 		}
 	}
 }
+
+// TestListCaseFilesWindowsAndFolders filters by the windows the agent
+// skill's scripts/node/list-casefiles.js sends (docs/platform.md, "List"):
+// completed, activated, expires and updated, each bound exclusive like
+// createdAfter/createdBefore, and folderIds. A case file without the time
+// (never completed, never activated, no expiry) matches no bound on it.
+func TestListCaseFilesWindowsAndFolders(t *testing.T) {
+	t.Parallel()
+	s, _, file := sndServer(t)
+	tok := func() string { return login(t, s, s.DefaultCredentials()) } // tokens live 10 minutes of mock time
+	sign := func(id int64) {
+		t.Helper()
+		if err := s.SignerAction(id, sndSignerID(t, s, id, "Ann"), ActionSign); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A: folder 10, expires in 30 days, completed a minute after sending.
+	a, _ := sndRun(t, s, tok(), cfTitled("A", map[string]any{"folderId": 10, "expireAt": epoch.Add(30 * 24 * time.Hour).Unix()}), file)
+	s.Advance(time.Minute)
+	sign(a)
+	s.Advance(time.Minute)
+	// B: folder 20, expires in 60 days, completed a minute after sending.
+	b, _ := sndRun(t, s, tok(), cfTitled("B", map[string]any{"folderId": 20, "expireAt": epoch.Add(60 * 24 * time.Hour).Unix()}), file)
+	s.Advance(time.Minute)
+	sign(b)
+	s.Advance(time.Minute)
+	// C: folder 10, pending: activated, never completed, no expiry.
+	c, _ := sndRun(t, s, tok(), cfTitled("C", map[string]any{"folderId": 10}), file)
+	s.Advance(time.Minute)
+	// D: no folder, new until its sendAt: never activated.
+	d, _ := sndRun(t, s, tok(), cfTitled("D", map[string]any{"sendAt": s.Now().Add(time.Hour).Unix()}), file)
+
+	type times struct{ created, activated, completed, expires, updated time.Time }
+	at := map[int64]times{}
+	for _, id := range []int64{a, b, c, d} {
+		s.core.Signing.Inspect(id, func(cf *caseFile) {
+			at[id] = times{cf.Created, cf.Activated, cf.Completed, cf.ExpireAt, cf.Updated}
+		})
+	}
+	if !at[c].completed.IsZero() || !at[d].activated.IsZero() || !at[c].expires.IsZero() ||
+		!at[a].completed.After(at[a].activated) || !at[b].updated.Equal(at[b].completed) {
+		t.Fatalf("the setup is not what the cases assume: %+v", at)
+	}
+	q := func(name string, tm time.Time, plus int64) string {
+		return fmt.Sprintf("?%s=%d", name, tm.Unix()+plus)
+	}
+	tests := []struct {
+		query string
+		want  []int64
+	}{
+		// completed: C and D never completed.
+		{q("completedAfter", at[a].completed, 0), []int64{b}},
+		{q("completedAfter", at[a].completed, -1), []int64{b, a}},
+		{q("completedAfter", at[b].completed, 0), []int64{}},
+		{q("completedBefore", at[b].completed, 0), []int64{a}},
+		{q("completedBefore", at[b].completed, 1), []int64{b, a}},
+		{q("completedBefore", at[a].completed, 0), []int64{}},
+		{"?completedAfter=1", []int64{b, a}},
+		{"?completedAfter=" + at[a].completed.UTC().Format(time.RFC3339), []int64{b}},
+		{fmt.Sprintf("?completedAfter=%d&completedBefore=%d", at[a].completed.Unix()-1, at[b].completed.Unix()), []int64{a}},
+		// activated: D never activated.
+		{q("activatedAfter", at[a].activated, 0), []int64{c, b}},
+		{q("activatedAfter", at[a].activated, -1), []int64{c, b, a}},
+		{q("activatedBefore", at[c].activated, 0), []int64{b, a}},
+		{q("activatedBefore", at[c].activated, 1), []int64{c, b, a}},
+		{"?activatedAfter=1", []int64{c, b, a}},
+		// expires: only A and B have an expiry.
+		{q("expiresAfter", at[a].expires, 0), []int64{b}},
+		{q("expiresAfter", at[a].expires, -1), []int64{b, a}},
+		{q("expiresBefore", at[b].expires, 0), []int64{a}},
+		{q("expiresBefore", at[b].expires, 1), []int64{b, a}},
+		{"?expiresAfter=1", []int64{b, a}},
+		// updated: every case file has one (D's is its creation).
+		{q("updatedAfter", at[c].updated, 0), []int64{d}},
+		{q("updatedAfter", at[c].updated, -1), []int64{d, c}},
+		{q("updatedBefore", at[b].updated, 0), []int64{a}},
+		{q("updatedBefore", at[b].updated, 1), []int64{b, a}},
+		{"?updatedAfter=1", []int64{d, c, b, a}},
+		// folders: D has none.
+		{"?folderIds=10", []int64{c, a}},
+		{"?folderIds=20", []int64{b}},
+		{"?folderIds=10,20", []int64{c, b, a}},
+		{"?folderIds=20,%2010", []int64{c, b, a}},
+		{"?folderIds=99", []int64{}},
+		// combined with each other and the older filters.
+		{"?folderIds=10&completedAfter=1", []int64{a}},
+		{"?folderIds=10&status=1", []int64{c}},
+		{fmt.Sprintf("?createdAfter=%d&activatedAfter=1", at[a].created.Unix()), []int64{c, b}},
+	}
+	for _, tc := range tests {
+		st, ids, body := cfList(t, s, tok(), tc.query, false)
+		if st != 200 || !slices.Equal(ids, tc.want) {
+			t.Errorf("GET /api/v1/casefiles%s: %d %v %s, want %v (a=%d b=%d c=%d d=%d)", tc.query, st, ids, body, tc.want, a, b, c, d)
+		}
+	}
+	for _, bad := range []struct{ query, param string }{
+		{"?completedAfter=soon", "completedAfter"},
+		{"?completedBefore=-1", "completedBefore"},
+		{"?activatedAfter=1.5", "activatedAfter"},
+		{"?activatedBefore=2026-13-01T00:00:00Z", "activatedBefore"},
+		{"?expiresAfter=x", "expiresAfter"},
+		{"?expiresBefore=99999999999999999999", "expiresBefore"},
+		{"?updatedAfter=tomorrow", "updatedAfter"},
+		{"?updatedBefore=%20", "updatedBefore"},
+		{"?folderIds=0", "folderIds"},
+		{"?folderIds=x", "folderIds"},
+		{"?folderIds=10,-2", "folderIds"},
+		{"?folderIds=1.5", "folderIds"},
+	} {
+		st, _, body := cfList(t, s, tok(), bad.query, false)
+		if st != http.StatusUnprocessableEntity || !strings.Contains(body, `"details"`) || !strings.Contains(body, `"`+bad.param+`"`) {
+			t.Errorf("GET /api/v1/casefiles%s: %d %s, want 422 naming %s", bad.query, st, body, bad.param)
+		}
+	}
+	// Every malformed parameter is named in the one answer.
+	st, _, body := cfList(t, s, tok(), "?completedAfter=x&folderIds=0&updatedBefore=y", false)
+	for _, param := range []string{"completedAfter", "folderIds", "updatedBefore"} {
+		if st != http.StatusUnprocessableEntity || !strings.Contains(body, `"`+param+`"`) {
+			t.Errorf("three malformed parameters: %d %s, want 422 naming %s", st, body, param)
+		}
+	}
+}

@@ -39,6 +39,8 @@ func FuzzListQueries(f *testing.F) {
 		"page=9223372036854775807&perPage=100", "page=0", "per_page=-5", "limit=0", "offset=1e99",
 		"after=-1&customerId=99999999999999999999", "completedAfter=2026-01-01T00:00:00Z&completedBefore=x",
 		"limit=2&offset=1", "ids=1,2,x&status=9", "sort=-nope&order=sideways", "",
+		"folderIds=1,0,x&activatedAfter=-1", "folderIds=9223372036854775808&expiresBefore=9223372036854775807",
+		"updatedAfter=1e99&updatedBefore=0001-01-01T00:00:00Z", "expiresAfter=9999-12-31T23:59:59Z&folderIds=,,",
 	} {
 		f.Add(q)
 	}

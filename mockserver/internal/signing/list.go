@@ -26,11 +26,40 @@ type caseFileQuery struct {
 	metaData      string // substring, any case
 	reference     string // exact
 	ids           []int64
-	after, before int64 // unix seconds, exclusive; 0: no bound
+	folderIDs     []int64
+	created       window
+	completed     window
+	activated     window
+	expires       window
+	updated       window
 	sort          []sortKey
 	paginate      bool
 	page, perPage int
 	limit, offset int // without x-paginate; limit 0: all
+}
+
+// window bounds one of a case file's times.
+type window struct {
+	after, before int64 // unix seconds, exclusive; 0: no bound
+}
+
+// contains tells whether t lies in the window. A case file without the
+// time (zero: never completed, never activated, no expiry) lies in no
+// window that has a bound.
+func (w window) contains(t time.Time) bool {
+	if w.after == 0 && w.before == 0 {
+		return true
+	}
+	if t.IsZero() {
+		return false
+	}
+	u := t.Unix()
+	return (w.after == 0 || u > w.after) && (w.before == 0 || u < w.before)
+}
+
+// queryWindow reads the window of name+"After" and name+"Before".
+func queryWindow(p *wire.Problems, q url.Values, name string) window {
+	return window{after: queryUnix(p, q, name+"After"), before: queryUnix(p, q, name+"Before")}
 }
 
 // sortKey is one key of the sort order.
@@ -43,11 +72,17 @@ type sortKey struct {
 var caseFileSortFields = []string{"created", "id", "title", "status", "updated"}
 
 // parseCaseFileQuery reads the filters status (comma-separated), title,
-// metaData, reference, ids (comma-separated), createdAfter and
-// createdBefore (unix seconds), the order sort (fields, comma-separated,
-// "-" for descending; default -created) with the SDKs' order=asc|desc, and
-// the paging: with the header x-paginate: true, page (from 1) and perPage
-// or per_page (default 100); else the PHP SDK's limit and offset.
+// metaData, reference, ids and folderIds (comma-separated, positive), the
+// time windows createdAfter/createdBefore, completedAfter/completedBefore
+// (when the case file completed), activatedAfter/activatedBefore,
+// expiresAfter/expiresBefore (expireAt) and updatedAfter/updatedBefore
+// (unix seconds or RFC 3339; each bound exclusive; a case file without
+// that time matches no bound on it), the order sort (fields,
+// comma-separated, "-" for descending; default -created) with the SDKs'
+// order=asc|desc, and the paging: with the header x-paginate: true, page
+// (from 1) and perPage or per_page (default 100); else the PHP SDK's limit
+// and offset. Malformed values are one 422 naming each parameter
+// (docs/platform.md, "List").
 func parseCaseFileQuery(r *http.Request) (caseFileQuery, error) {
 	q := r.URL.Query()
 	var p wire.Problems
@@ -70,8 +105,19 @@ func parseCaseFileQuery(r *http.Request) (caseFileQuery, error) {
 		}
 		cq.ids = append(cq.ids, n)
 	}
-	cq.after = queryUnix(&p, q, "createdAfter")
-	cq.before = queryUnix(&p, q, "createdBefore")
+	for _, v := range splitList(q.Get("folderIds")) {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			p.Add("folderIds", "must be positive folder ids, comma-separated")
+			break
+		}
+		cq.folderIDs = append(cq.folderIDs, n)
+	}
+	cq.created = queryWindow(&p, q, "created")
+	cq.completed = queryWindow(&p, q, "completed")
+	cq.activated = queryWindow(&p, q, "activated")
+	cq.expires = queryWindow(&p, q, "expires")
+	cq.updated = queryWindow(&p, q, "updated")
 	cq.sort = parseSort(&p, q.Get("sort"), q.Get("order"))
 	cq.page = queryInt(&p, q, 1, -1, "page")
 	cq.perPage = queryInt(&p, q, defaultPerPage, maxPerPage, "perPage", "per_page")
@@ -162,15 +208,18 @@ func parseSort(p *wire.Problems, sort, order string) []sortKey {
 	return keys
 }
 
-// matches tells whether a case file passes the query's filters.
+// matches tells whether a case file passes the query's filters; the
+// caller holds the store's lock.
 func (cq *caseFileQuery) matches(cf *CaseFile) bool {
-	created := cf.Created.Unix()
 	return (len(cq.statuses) == 0 || slices.Contains(cq.statuses, cf.Status)) &&
 		(len(cq.ids) == 0 || slices.Contains(cq.ids, cf.ID)) &&
+		(len(cq.folderIDs) == 0 || slices.Contains(cq.folderIDs, cf.FolderID)) &&
 		strings.Contains(strings.ToLower(cf.Title), cq.title) &&
 		strings.Contains(strings.ToLower(cf.MetaData), cq.metaData) &&
 		(cq.reference == "" || cf.Reference == cq.reference) &&
-		(cq.after == 0 || created > cq.after) && (cq.before == 0 || created < cq.before)
+		cq.created.contains(cf.Created) && cq.completed.contains(cf.Completed) &&
+		cq.activated.contains(cf.Activated) && cq.expires.contains(cf.ExpireAt) &&
+		cq.updated.contains(cf.Updated)
 }
 
 // compare orders two case files by the query's sort keys, then by id in
