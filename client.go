@@ -1,7 +1,9 @@
 package signkit
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/signkit/signkit-go/auth"
@@ -31,19 +33,22 @@ type Client struct {
 	// Receiving events needs no client: see webhooks.NewVerifier.
 	Webhooks *webhooks.Client
 
-	tokens    *auth.TokenSource
+	tokens    auth.TokenProvider // *auth.TokenSource, or Config.TokenSource
 	transport *transport.Client
 }
 
 // NewClient checks cfg and returns a Client. A config that cannot work (a
-// missing credential, an endpoint that is not an absolute URL) is refused
-// with an error that names the field. No request is made.
+// missing credential, an endpoint that is not an absolute URL, both
+// Credentials and TokenSource set, or neither) is refused with an error that
+// names the field, never a secret. With Config.TokenSource set, the client
+// takes its tokens from it and needs no Credentials; otherwise it obtains
+// them with the API Keys Grant from Config.Credentials. No request is made.
 func NewClient(cfg Config) (*Client, error) {
 	if err := cfg.Endpoints.validate(); err != nil {
 		return nil, err
 	}
-	if missing := cfg.Credentials.MissingFields(); len(missing) > 0 {
-		return nil, fmt.Errorf("signkit: Config.Credentials.%s is empty", strings.Join(missing, ", Config.Credentials."))
+	if err := cfg.checkAuth(); err != nil {
+		return nil, err
 	}
 	// One client for the token request and every service request, so the
 	// timeouts and the progress bounds hold for all of them.
@@ -55,12 +60,15 @@ func NewClient(cfg Config) (*Client, error) {
 	case cfg.MaxRetries < 0:
 		policy.MaxRetries = 0
 	}
-	tokens := auth.NewTokenSource(cfg.Endpoints.Auth, cfg.Credentials,
-		auth.WithHTTPClient(hc),
-		auth.WithLogger(cfg.Logger),
-		auth.WithUserAgent(cfg.UserAgent),
-		auth.WithRetryPolicy(policy.MaxRetries, policy.WaitMin, policy.WaitMax),
-	)
+	tokens := cfg.TokenSource
+	if tokens == nil {
+		tokens = auth.NewTokenSource(cfg.Endpoints.Auth, cfg.Credentials,
+			auth.WithHTTPClient(hc),
+			auth.WithLogger(cfg.Logger),
+			auth.WithUserAgent(cfg.UserAgent),
+			auth.WithRetryPolicy(policy.MaxRetries, policy.WaitMin, policy.WaitMax),
+		)
+	}
 	t := transport.New(transport.Config{
 		HTTPClient: hc,
 		Tokens:     tokens,
@@ -77,4 +85,24 @@ func NewClient(cfg Config) (*Client, error) {
 		tokens:    tokens,
 		transport: t,
 	}, nil
+}
+
+// checkAuth checks that cfg says where tokens come from: either every
+// Credentials field, or a TokenSource and no Credentials field at all. The
+// errors name fields, never their values.
+func (cfg Config) checkAuth() error {
+	if cfg.TokenSource == nil {
+		if missing := cfg.Credentials.MissingFields(); len(missing) > 0 {
+			return fmt.Errorf("signkit: Config.Credentials.%s is empty", strings.Join(missing, ", Config.Credentials."))
+		}
+		return nil
+	}
+	if cfg.Credentials != (auth.Credentials{}) {
+		return errors.New("signkit: set Config.Credentials or Config.TokenSource, not both")
+	}
+	// A nil pointer in the interface would only panic at the first call.
+	if v := reflect.ValueOf(cfg.TokenSource); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("signkit: Config.TokenSource is a nil %T", cfg.TokenSource)
+	}
+	return nil
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/signkit/signkit-go/auth"
 )
 
-// Config configures a Client. Endpoints and Credentials are required; the
-// rest is optional.
+// Config configures a Client. Endpoints are required, and either
+// Credentials or TokenSource; the rest is optional.
 //
 // No timeout bounds a whole request: an upload of any size succeeds as long
 // as it keeps moving. Each attempt is bounded in phases (dial, TLS
@@ -21,8 +21,22 @@ type Config struct {
 	// Endpoints are the service base URLs: Sandbox, Production, or
 	// LocalEndpoints(mockURL).
 	Endpoints Endpoints
-	// Credentials of the account (OAuth client and API key).
+	// Credentials of the account (OAuth client and API key): the client
+	// obtains its tokens with the API Keys Grant (an *auth.TokenSource).
+	// Leave them empty when TokenSource is set.
 	Credentials auth.Credentials
+	// TokenSource, when set, is where the client takes its access tokens
+	// instead of the API Keys Grant: any auth.TokenProvider, such as an
+	// adapter of the OAuth authorization code grant with refresh tokens
+	// (see examples/oauth2-authcode). The client places each token the way
+	// each service expects and, when the platform refuses one, calls
+	// Invalidate with it and Token once more before replaying the request.
+	// Set Credentials or TokenSource, not both. The token requests of a
+	// TokenSource are its own: HTTPClient, the timeouts, MaxRetries and
+	// Logger do not reach them. Printing a Config or a Client shows only
+	// the TokenSource's type, and logging one its type or what its own
+	// slog.LogValuer answers, never its fields.
+	TokenSource auth.TokenProvider
 	// HTTPClient is the base client whose Transport, Timeout, Jar and
 	// CheckRedirect are used as given (credentials are still dropped on a
 	// redirect that leaves the endpoint's scheme, host or port). Nil means

@@ -16,7 +16,9 @@
 // The services share one transport and one token source (package auth): the
 // client obtains its 10-minute access token with the API Keys Grant, renews it
 // before it expires or after a 401, and places it the way each service
-// expects. It re-sends what is safe to re-send and never silently re-sends a
+// expects. A program that obtains tokens otherwise (the OAuth authorization
+// code grant, say) sets Config.TokenSource to an auth.TokenProvider of its
+// own instead of Config.Credentials. It re-sends what is safe to re-send and never silently re-sends a
 // POST whose outcome is unknown: such a call fails with ErrOutcomeUnknown
 // (or ErrRateLimited after a 429), whose text says how to check. The rules
 // per request are in docs/retries.md. Retry-After is honoured; every wait

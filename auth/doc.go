@@ -1,11 +1,26 @@
 // Package auth implements the platform's API Keys Grant: it exchanges an OAuth
 // client and an API key for a 10-minute access token, caches the token, renews
 // it shortly before it expires, and lets only one token request run at a time.
+// It also defines TokenProvider, through which a client takes its tokens from
+// that grant or from a source of your own.
 //
 // Most programs never use it directly: signkit.NewClient builds a TokenSource
 // from Config.Credentials and places the token the way each service expects
 // (a bearer token for the forms, signing and webhook services, X-Auth-Token
 // for case file creation; see docs/platform.md, "Authentication").
+//
+// # Tokens of your own
+//
+// TokenProvider is what a client takes its tokens from: Token(ctx), called
+// concurrently, answers a token valid now; Invalidate(stale) says the
+// platform refused stale, which the provider forgets unless a newer token
+// already replaced it. *TokenSource is one. A program that obtains tokens
+// otherwise (the OAuth authorization code grant with refresh tokens, say:
+// see examples/oauth2-authcode) sets signkit.Config.TokenSource to its own
+// TokenProvider and leaves Config.Credentials empty; setting both is
+// refused. The client treats it as it treats a TokenSource: the token placed
+// per service, and after a refusal Invalidate with the refused token, one
+// more Token call and one replay of the request.
 //
 // # Credentials
 //

@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -31,6 +32,10 @@ import (
 	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/version"
 )
+
+// errEmptyToken is returned when the token provider answers a token with
+// no access token and no error.
+var errEmptyToken = errors.New("signkit: the token provider answered an empty access token")
 
 // MaxJSON is the largest JSON answer that is decoded.
 const MaxJSON = 32 << 20
@@ -48,17 +53,11 @@ const (
 	XAuthToken
 )
 
-// TokenSource is what the transport needs of auth.TokenSource.
-type TokenSource interface {
-	Token(ctx context.Context) (auth.Token, error)
-	Invalidate(stale auth.Token)
-}
-
 // Config configures a Client.
 type Config struct {
-	HTTPClient *http.Client // nil: http.DefaultClient's settings
-	Tokens     TokenSource
-	UserAgent  string // prefix of the SDK's User-Agent
+	HTTPClient *http.Client       // nil: http.DefaultClient's settings
+	Tokens     auth.TokenProvider // *auth.TokenSource, or signkit.Config.TokenSource
+	UserAgent  string             // prefix of the SDK's User-Agent
 	Logger     *slog.Logger
 	Policy     retry.Policy
 }
@@ -66,7 +65,7 @@ type Config struct {
 // Client sends service requests. It is safe for concurrent use.
 type Client struct {
 	sender    *retry.Sender
-	tokens    TokenSource
+	tokens    auth.TokenProvider
 	userAgent string
 }
 
@@ -238,6 +237,11 @@ func (c *Client) attempt(ctx context.Context, r *Request, body retry.Body) (*htt
 	if r.Auth != NoAuth {
 		if tok, err = c.tokens.Token(ctx); err != nil {
 			return nil, tok, err
+		}
+		if tok.AccessToken == "" {
+			// A provider of the user's (signkit.Config.TokenSource) broke
+			// its contract; a request without a token would only be refused.
+			return nil, tok, errEmptyToken
 		}
 		setToken(req.Header, r.Auth, tok.AccessToken)
 	}
