@@ -8,8 +8,7 @@ import (
 	"github.com/signkit/signkit-go/auth"
 )
 
-// ownTokens is a configuration with a token source of your own, the way a
-// README paragraph on Config.TokenSource would show it.
+// ownTokens is README's "Tokens of your own" configuration, compiled.
 func ownTokens(tokens auth.TokenProvider) signkit.Config {
 	cfg := signkit.Config{
 		Endpoints:   signkit.Sandbox,
