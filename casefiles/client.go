@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -117,14 +116,9 @@ func (c *Client) Create(ctx context.Context, cf *CaseFile, uploads ...Upload) (*
 // create sends the create request and decodes its answer; a 2xx whose
 // body says "status":"error" is returned as the platform's *signkit.Error.
 func (c *Client) create(ctx context.Context, req *transport.Request) (*createAnswer, error) {
-	resp, err := c.t().Send(ctx, req)
+	resp, body, err := c.t().SendAndRead(ctx, req)
 	if err != nil {
 		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, transport.MaxJSON))
-	if err != nil {
-		return nil, fmt.Errorf("reading the answer: %w", err)
 	}
 	var out createAnswer
 	if err := json.Unmarshal(body, &out); err != nil {

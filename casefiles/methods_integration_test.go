@@ -45,12 +45,7 @@ func TestSigningMethodsReachThePlatformAndReadBack(t *testing.T) {
 		Documents: []casefiles.Document{{Name: "spa.pdf", Title: "Share purchase agreement"}},
 	}
 	upload := casefiles.BytesUpload("spa.pdf", samplePDF(t, "Agreement"))
-	job, err := client.CaseFiles.Create(ctx(t), cf, upload)
-	require.NoError(t, err)
-	res, err := client.CaseFiles.Wait(ctx(t), job)
-	require.NoError(t, err)
-	d, err := client.CaseFiles.Get(ctx(t), res.CaseFileID)
-	require.NoError(t, err)
+	d := createAndGet(t, client, cf, upload)
 	require.Len(t, d.Signers, 2)
 
 	mads, sara := d.Signers[0], d.Signers[1]
@@ -104,17 +99,24 @@ func TestSensitiveDataShowsAccessControlOnEverySigner(t *testing.T) {
 	}
 	upload := casefiles.BytesUpload("consent.pdf", samplePDF(t, "Consent"))
 	require.NoError(t, cf.Validate(upload))
-	job, err := client.CaseFiles.Create(ctx(t), cf, upload)
-	require.NoError(t, err)
-	res, err := client.CaseFiles.Wait(ctx(t), job)
-	require.NoError(t, err)
-	d, err := client.CaseFiles.Get(ctx(t), res.CaseFileID)
-	require.NoError(t, err)
+	d := createAndGet(t, client, cf, upload)
 	assert.True(t, d.SensitiveData)
 	require.Len(t, d.Signers, 2)
 	for _, s := range d.Signers {
 		assert.True(t, s.AccessControl, "%s: access control off on a case file with sensitive data", s.Name)
 	}
+}
+
+// createAndGet creates cf, waits for its job and answers its details.
+func createAndGet(t *testing.T, client *signkit.Client, cf *casefiles.CaseFile, uploads ...casefiles.Upload) *casefiles.Details {
+	t.Helper()
+	job, err := client.CaseFiles.Create(ctx(t), cf, uploads...)
+	require.NoError(t, err)
+	res, err := client.CaseFiles.Wait(ctx(t), job)
+	require.NoError(t, err)
+	d, err := client.CaseFiles.Get(ctx(t), res.CaseFileID)
+	require.NoError(t, err)
+	return d
 }
 
 // countingTransport counts the requests it carries.

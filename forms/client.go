@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/signkit/signkit-go/internal/transport"
@@ -142,14 +141,9 @@ func (c *Client) move(ctx context.Context, action, externalID string) (*Form, er
 // answers with the form (docs/platform.md, "Forms"); should it answer with
 // no body, the form is fetched with Get.
 func (c *Client) formAnswer(ctx context.Context, req *transport.Request, externalID string) (*Form, error) {
-	resp, err := c.t().Send(ctx, req)
+	_, body, err := c.t().SendAndRead(ctx, req)
 	if err != nil {
 		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, transport.MaxJSON))
-	if err != nil {
-		return nil, fmt.Errorf("reading answer: %w", err)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return c.Get(ctx, externalID)

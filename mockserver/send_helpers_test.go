@@ -95,6 +95,13 @@ func sndCreate(t testing.TB, s *Server, tok string, parts ...sndPart) (int, []by
 	}
 	req.Header.Set("Content-Type", ct)
 	req.Header.Set("X-Auth-Token", tok)
+	return sndSendCreate(t, s, req)
+}
+
+// sndSendCreate sends a create request and answers its status, body and, on a
+// 200, the job.
+func sndSendCreate(t testing.TB, s *Server, req *http.Request) (int, []byte, sndJob) {
+	t.Helper()
 	var j sndJob
 	st, b := do(t, s, req, nil)
 	if st == http.StatusOK {

@@ -32,14 +32,7 @@ func sndJSONCreate(t testing.TB, s *Server, tok string, body []byte, header http
 	for k, v := range header {
 		req.Header[k] = v
 	}
-	var j sndJob
-	st, b := do(t, s, req, nil)
-	if st == http.StatusOK {
-		if err := json.Unmarshal(b, &j); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return st, b, j
+	return sndSendCreate(t, s, req)
 }
 
 // sndJSONBody is the JSON route's body for cf, each document carrying pdf.

@@ -142,6 +142,22 @@ func (c *Client) Do(ctx context.Context, r *Request, out any) error {
 	return nil
 }
 
+// SendAndRead sends r and reads its 2xx answer's body whole (at most
+// MaxJSON bytes), closing it: for answers a caller must see before it
+// decodes them.
+func (c *Client) SendAndRead(ctx context.Context, r *Request) (*http.Response, []byte, error) {
+	resp, err := c.Send(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxJSON))
+	if err != nil {
+		return nil, nil, fmt.Errorf("signkit: reading answer of %s %s: %w", r.Method, r.path(), err)
+	}
+	return resp, body, nil
+}
+
 // Download sends r and streams a 2xx answer's body into w, returning the
 // number of bytes written.
 func (c *Client) Download(ctx context.Context, r *Request, w io.Writer) (int64, error) {

@@ -186,19 +186,7 @@ func TestMockAnswersMatchConnectorSwagger(t *testing.T) {
 	srv.Advance(time.Minute)
 	done := api.queueStatus(uuid, hash)
 	check("queue status (completed)", "CheckJobStatus", "200", done)
-	var st struct {
-		JobStatus string `json:"jobStatus"`
-		Result    struct {
-			Data struct {
-				CaseFile struct{ ID int64 } `json:"caseFile"`
-			} `json:"data"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(done, &st); err != nil || st.JobStatus != "completed" {
-		t.Fatalf("job did not complete (%v): %s", err, done)
-	}
-
-	id := st.Result.Data.CaseFile.ID
+	id := completedCaseFile(t, done)
 	checkJSONRoute(t, sw, api, check)
 	details := api.get(fmt.Sprintf("/api/v1/casefiles/%d", id), "application/json")
 	check("case file details (v1)", "GetCaseFileDetails", "200", details)
@@ -211,6 +199,24 @@ func TestMockAnswersMatchConnectorSwagger(t *testing.T) {
 	}
 	content := api.get(fmt.Sprintf("/api/v1/documents/%d/content", cf.Documents[0].ID), "application/json")
 	check("document content (JSON)", "DownloadDocument", "200", content)
+}
+
+// completedCaseFile answers the case file id of a queue status answer,
+// failing the test unless the job completed.
+func completedCaseFile(t *testing.T, status []byte) int64 {
+	t.Helper()
+	var st struct {
+		JobStatus string `json:"jobStatus"`
+		Result    struct {
+			Data struct {
+				CaseFile struct{ ID int64 } `json:"caseFile"`
+			} `json:"data"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(status, &st); err != nil || st.JobStatus != "completed" {
+		t.Fatalf("job did not complete (%v): %s", err, status)
+	}
+	return st.Result.Data.CaseFile.ID
 }
 
 // checkJSONRoute creates a case file through the connector's own route
@@ -237,19 +243,8 @@ func checkJSONRoute(t *testing.T, sw *Swagger, api *swaggerAPI, check func(what,
 		t.Fatalf("JSON create: no job (%v): %s", err, created)
 	}
 	api.srv.Advance(time.Minute)
-	done := api.queueStatus(job.UUID, job.PayloadHash)
-	var st struct {
-		JobStatus string `json:"jobStatus"`
-		Result    struct {
-			Data struct {
-				CaseFile struct{ ID int64 } `json:"caseFile"`
-			} `json:"data"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(done, &st); err != nil || st.JobStatus != "completed" {
-		t.Fatalf("JSON route's job did not complete (%v): %s", err, done)
-	}
-	details := api.get(fmt.Sprintf("/api/v3/casefiles/%d", st.Result.Data.CaseFile.ID), "application/json")
+	id := completedCaseFile(t, api.queueStatus(job.UUID, job.PayloadHash))
+	details := api.get(fmt.Sprintf("/api/v3/casefiles/%d", id), "application/json")
 	check("case file details of the JSON route", "GetCaseFileDetails", "200", details)
 	var cf struct {
 		Signers []struct {
