@@ -1,8 +1,11 @@
 package signkit_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/mockserver"
 )
 
 var goodCreds = auth.Credentials{ClientID: "id", ClientSecret: "cs-secret", APIKey: "key", APISecret: "as-secret"}
@@ -73,4 +77,24 @@ func ExampleNewClient() {
 	})
 	fmt.Println(client != nil, err)
 	// Output: true <nil>
+}
+
+// A client that takes its tokens from a source of your own (here one that
+// asks the mock's token shortcut) needs no Credentials.
+func ExampleConfig_tokenSource() {
+	srv := mockserver.New()
+	defer srv.Close()
+	web := httptest.NewServer(srv.Handler())
+	defer web.Close()
+
+	client, err := signkit.NewClient(signkit.Config{
+		Endpoints:   signkit.LocalEndpoints(web.URL),
+		TokenSource: &shortcutSource{base: web.URL}, // any auth.TokenProvider
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	subs, err := client.Webhooks.ListSubscriptions(context.Background())
+	fmt.Println(len(subs), err)
+	// Output: 0 <nil>
 }
