@@ -19,7 +19,7 @@ const (
 	// DefaultJournalSize is how many requests GET /mock/requests remembers.
 	DefaultJournalSize = 10_000
 	// DefaultMaxUploadBytes bounds one Send create request (the whole
-	// multipart body).
+	// multipart body, or the whole body of the JSON route).
 	DefaultMaxUploadBytes int64 = 1 << 30
 )
 
@@ -100,9 +100,11 @@ func WithBaseURL(u string) Option {
 }
 
 // WithMaxUploadBytes bounds the size of one Send create request (the whole
-// multipart body, data and files); a larger one is answered 413 and nothing
-// is kept. Values below 1 keep DefaultMaxUploadBytes (1 GiB). Uploads stream
-// to a temporary directory, so memory does not grow with the limit.
+// multipart body, data and files, or the JSON route's body with its
+// base64 documents); a larger one is answered 413 and nothing is kept.
+// Values below 1 keep DefaultMaxUploadBytes (1 GiB). The documents stream
+// to a temporary directory on both routes, so memory does not grow with the
+// limit; the definition without them is bounded by WithMaxBodyBytes.
 func WithMaxUploadBytes(n int64) Option {
 	return func(c *config) { setPositive(&c.MaxUploadBytes, n) }
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -128,7 +129,7 @@ func TestSendJSONRouteCreatesTheCaseFile(t *testing.T) {
 
 func TestSendJSONRouteRefusals(t *testing.T) {
 	t.Parallel()
-	s, tok, _ := sndServer(t, WithMaxUploadBytes(64<<10))
+	s, tok, _ := sndServer(t, WithMaxUploadBytes(64<<10), WithMaxBodyBytes(8<<10))
 	pdf := sndPDF(t, "x")
 	valid := func() map[string]any {
 		cf := sndCase("Ada:ada@example.com")
@@ -137,6 +138,8 @@ func TestSendJSONRouteRefusals(t *testing.T) {
 	}
 	noTitle := valid()
 	delete(noTitle, "title")
+	bigMeta := valid()
+	bigMeta["metaData"] = strings.Repeat("m", 9<<10)
 	unknownMethod := valid()
 	unknownMethod["signers"].([]any)[0].(map[string]any)["secureSigningMethods"] = []string{"mitid.se"}
 	tests := []struct {
@@ -152,6 +155,7 @@ func TestSendJSONRouteRefusals(t *testing.T) {
 		{"malformed JSON", []byte(`{"caseFile":{"title":`), nil, 400, ""},
 		{"Bearer only", sndJSONBody(t, valid(), pdf), http.Header{"Authorization": {"Bearer " + tok}}, 401, ""},
 		{"over the limit", sndJSONBody(t, valid(), bytes.Repeat(pdf, 200)), nil, 413, ""},
+		{"definition over the body limit", sndJSONBody(t, bigMeta, pdf), nil, 413, ""},
 	}
 	for _, tt := range tests {
 		st, b, _ := sndJSONCreate(t, s, tok, tt.body, tt.header)
@@ -166,9 +170,22 @@ func TestSendJSONRouteRefusals(t *testing.T) {
 		if tt.status == 400 && (e.Error != "Bad Request" || e.StatusCode != 400 || e.Message == "") {
 			t.Errorf("%s: not the platform's 400 body: %s", tt.name, b)
 		}
+		if tt.name == "definition over the body limit" && !strings.Contains(e.Message, "without its documents") {
+			t.Errorf("%s: message %q does not say what is too large", tt.name, e.Message)
+		}
 		if tt.field != "" && (len(e.Details) == 0 || e.Details[0].Field != tt.field) {
 			t.Errorf("%s: details %+v, want %s first", tt.name, e.Details, tt.field)
 		}
+	}
+	// Over the limit without a Content-Length: the limit holds while the
+	// body streams, and nothing stays behind.
+	req, _ := http.NewRequest("POST", s.URL()+"/send"+sendJSONPath,
+		io.MultiReader(bytes.NewReader(sndJSONBody(t, valid(), bytes.Repeat(pdf, 200)))))
+	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Auth-Token", tok)
+	if st, b := do(t, s, req, nil); st != http.StatusRequestEntityTooLarge {
+		t.Errorf("chunked over the limit: %d %s, want 413", st, b)
 	}
 	s.Advance(time.Hour)
 	if n, f, c := s.core.Send.Count(), sndTempFiles(t, s), sndCaseCount(s); n != 0 || len(f) != 0 || c != 0 {
@@ -184,8 +201,9 @@ func TestSensitiveDataTurnsAccessControlOn(t *testing.T) {
 	cf["signers"].([]any)[1].(map[string]any)["accessControl"] = false
 	id, _ := sndRun(t, s, tok, cf, file)
 	var got struct {
-		SensitiveData bool `json:"sensitiveData"`
-		Signers       []struct {
+		SensitiveData           bool `json:"sensitiveData"`
+		DisableEmailAttachments bool `json:"disableEmailAttachments"`
+		Signers                 []struct {
 			Name           string `json:"name"`
 			SigningRequest struct {
 				AccessControl bool `json:"accessControl"`
@@ -195,7 +213,7 @@ func TestSensitiveDataTurnsAccessControlOn(t *testing.T) {
 	if st, b := call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &got); st != 200 {
 		t.Fatalf("get: %d %s", st, b)
 	}
-	if !got.SensitiveData || len(got.Signers) != 3 {
+	if !got.SensitiveData || !got.DisableEmailAttachments || len(got.Signers) != 3 {
 		t.Fatalf("case file: %+v", got)
 	}
 	for _, sg := range got.Signers {

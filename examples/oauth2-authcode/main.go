@@ -65,7 +65,7 @@ func main() {
 
 // run is the command: args are its flags, getenv reads its environment,
 // and out receives what it prints.
-func run(ctx context.Context, args []string, getenv func(string) string, out io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, out io.Writer) (err error) {
 	fs := flag.NewFlagSet("oauth2-authcode", flag.ContinueOnError)
 	tokenFile := fs.String("tokens", "oauth2-token.json", "file that keeps the access and refresh tokens between runs")
 	if err := fs.Parse(args); err != nil {
@@ -107,6 +107,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	}
 
 	tokens := NewProvider(ctx, conf, stored)
+	// Save the tokens however the calls end: a refresh may have rotated the
+	// refresh token, and losing the new one would mean signing in again.
+	defer func() {
+		if serr := saveToken(*tokenFile, tokens.Saved()); serr != nil && err == nil {
+			err = serr
+		}
+	}()
 	client, err := signkit.NewClient(signkit.Config{Endpoints: env, TokenSource: tokens})
 	if err != nil {
 		return err
@@ -121,7 +128,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		return fmt.Errorf("listing webhook subscriptions: %w", err)
 	}
 	fmt.Fprintf(out, "%d webhook subscriptions\n", len(subs))
-	return saveToken(*tokenFile, tokens.Saved())
+	return nil
 }
 
 // environment answers the endpoints SIGNKIT_ENV names (default sandbox).
@@ -159,7 +166,11 @@ func authorize(ctx context.Context, conf *oauth2.Config, out io.Writer) (*oauth2
 	}
 	done := make(chan result, 1)
 	mux := http.NewServeMux()
-	mux.HandleFunc(redirect.Path, func(w http.ResponseWriter, r *http.Request) {
+	path := redirect.Path
+	if path == "" {
+		path = "/" // http://127.0.0.1:8080 names the root
+	}
+	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		var res result
 		switch {

@@ -77,6 +77,7 @@ var badInputs = []badCase{
 	{"send JSON pdf an object", "POST", sendJSONPath, "application/json", `{"caseFile":{"title":"t","signers":[{"name":"A"}],"documents":[{"title":"d","pdf":{"a":[1]}}]}}`, 400},
 	{"send JSON deep nesting", "POST", sendJSONPath, "application/json", `{"caseFile":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`, 400},
 	{"send JSON oversized", "POST", sendJSONPath, "application/json", `{"caseFile":{"metaData":"` + strings.Repeat("x", badMaxUpload) + `"}}`, 413},
+	{"send JSON bad escape", "POST", sendJSONPath, "application/json", `{"caseFile":{"title":"\q","signers":[{"name":"A"}],"documents":[{"title":"d","pdf":"JVBERi0xLjQK"}]}}`, 400},
 	{"send JSON as multipart", "POST", sendJSONPath, multipartCT, dataPart(`{}`), 400},
 	{"send JSON wrong method", "GET", sendJSONPath, "", "", 405},
 	{"send unknown version", "POST", "/send/api/v1/casefiles/20240101/create", multipartCT, dataPart(`{}`), 404},

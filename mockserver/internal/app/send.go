@@ -48,7 +48,7 @@ func jobCaseFile(j *send.Job, now time.Time) (*signing.CaseFile, error) {
 	cf := &signing.CaseFile{Title: def.Title, UserID: j.UserID, CustomerID: j.CustomerID, Created: now, Updated: now,
 		ExpireAt: def.ExpireAt.Value(), SendAt: def.SendAt.Value(), Language: def.Language, Reference: def.Reference,
 		MetaData: def.MetaData, SensitiveData: def.SensitiveData, SignOnMeeting: def.SignOnMeeting,
-		DisableNotificationsOwner: def.DisableNotificationsOwner, DisableEmailAttachments: def.DisableEmailAttachments}
+		DisableNotificationsOwner: def.DisableNotificationsOwner, DisableEmailAttachments: def.DisableEmailAttachments || def.SensitiveData} // sensitive data sends no attachments (docs/platform.md, "Send")
 	if def.FolderID != nil {
 		cf.FolderID = *def.FolderID
 	}

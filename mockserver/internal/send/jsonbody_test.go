@@ -7,12 +7,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
@@ -93,6 +96,11 @@ func TestJSONUploadProblems(t *testing.T) {
 		{"not base64", `[{"title":"a","pdf":"%%%%"}]`, "caseFile.documents[0].pdf", "is not base64"},
 		{"twice", `[{"title":"a","pdf":"` + notPDF + `","pdf":"` + notPDF + `"}]`, "caseFile.documents[0].pdf", "is given twice"},
 		{"second without", `[{"title":"a","pdf":"` + notPDF + `"},{"title":"b"}]`, "caseFile.documents[1].pdf", "is required"},
+		{"pdf an object holding a case file", `[{"pdf":{"caseFile":{"documents":[{"pdf":"JVBERi0xLjQK"}]}}}]`,
+			"caseFile.documents[0].pdf", "must be a string"},
+		{"bad padding", `[{"title":"a","pdf":"JVBERi0xLg="}]`, "caseFile.documents[0].pdf", "is not base64"},
+		{"escape past ASCII", `[{"title":"a","pdf":"JVBE\u00e9"}]`, "caseFile.documents[0].pdf", "is not base64"},
+		{"data URL without comma", `[{"title":"a","pdf":"data:application/pdf;base64"}]`, "caseFile.documents[0].pdf", "is not base64"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,20 +120,127 @@ func TestJSONUploadProblems(t *testing.T) {
 	}
 }
 
+// A document's content is decoded as it streams: JSON escapes, line
+// breaks, a data URL's prefix and missing padding are taken as senders
+// send them.
+func TestJSONUploadDecodesWhatSendersSend(t *testing.T) {
+	t.Parallel()
+	b64 := base64.StdEncoding.EncodeToString(testPDF)
+	wrapped := ""
+	for i := 0; i < len(b64); i += 8 {
+		wrapped += b64[i:min(i+8, len(b64))] + `\r\n`
+	}
+	tests := map[string]string{
+		"plain":           b64,
+		"escaped slashes": strings.ReplaceAll(b64, "/", `\/`),
+		"line-wrapped":    wrapped,
+		"unicode escapes": `\u004a\u0056` + b64[2:],
+		"no padding":      strings.TrimRight(b64, "="),
+		"data URL":        "data:application/pdf;base64," + b64,
+	}
+	for name, text := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			up, err := readJSON(t, jsonService(t), `{"caseFile":{"documents":[{"title":"a","pdf":"`+text+`"}]}}`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(up.problems) != 0 || len(up.files) != 1 {
+				t.Fatalf("problems %v, %d files", up.problems, len(up.files))
+			}
+			if b, err := os.ReadFile(up.files[0].Path); err != nil || !bytes.Equal(b, testPDF) {
+				t.Fatalf("content %q (%v), want the PDF", b, err)
+			}
+		})
+	}
+}
+
+// Object keys that look like array positions make no documents: only the
+// items of the documents array are documents.
+func TestJSONUploadCountsOnlyArrayItems(t *testing.T) {
+	t.Parallel()
+	up, err := readJSON(t, jsonService(t), `{"caseFile":{"documents":{"[2000000]":{"pdf":"JVBERi0xLjQK"}}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(up.problems) != 0 || len(up.files) != 0 {
+		t.Fatalf("problems %v, files %v; want none (validate reports documents' type)", up.problems, up.files)
+	}
+	_, p := validate(up, time.Now())
+	if len(p) != 1 || p[0].Field != "caseFile.documents" {
+		t.Fatalf("validate: %v", p)
+	}
+}
+
+// The memory the reader takes does not grow with the document: a 24 MiB
+// PDF is read with a fixed buffer, never held.
+func TestJSONUploadMemoryDoesNotGrowWithTheDocument(t *testing.T) {
+	svc := jsonService(t)
+	svc.cfg.MaxUploadBytes = 1 << 30
+	const groups = 8 << 20 // 32 MiB of base64, 24 MiB decoded
+	body := io.MultiReader(strings.NewReader(`{"caseFile":{"title":"Big","documents":[{"title":"a","pdf":"JVBERi0x`),
+		&repeatReader{pattern: []byte("QUFB"), left: groups * 4}, strings.NewReader(`"}]}}`))
+	r := httptest.NewRequest(http.MethodPost, "/x", body)
+	r.Header.Set("Content-Type", "application/json")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	up, err := svc.readJSONUpload(r)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(up.remove)
+	if len(up.files) != 1 || up.files[0].Size != 6+groups*3 || !up.files[0].IsPDF {
+		t.Fatalf("files %+v", up.files)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2<<20 {
+		t.Fatalf("reading a %d MiB document allocated %d KiB; want a fixed buffer (under 2 MiB)", groups*3>>20, alloc>>10)
+	}
+}
+
+// repeatReader yields pattern over and over, left bytes in all.
+type repeatReader struct {
+	pattern []byte
+	left    int
+	off     int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		return 0, io.EOF
+	}
+	n := 0
+	for n < len(p) && r.left > 0 {
+		p[n] = r.pattern[r.off]
+		r.off = (r.off + 1) % len(r.pattern)
+		n++
+		r.left--
+	}
+	return n, nil
+}
+
 func TestJSONUploadRefusesMalformedBodies(t *testing.T) {
 	t.Parallel()
 	tests := map[string]string{
-		"not an object": `[]`,
-		"truncated":     `{"caseFile":{"title":"x"`,
-		"trailing":      `{"caseFile":{}}{}`,
-		"too deep":      `{"caseFile":` + strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1) + `}`,
-		"empty":         ``,
+		"not an object":     `[]`,
+		"truncated":         `{"caseFile":{"title":"x"`,
+		"trailing":          `{"caseFile":{}}{}`,
+		"too deep":          `{"caseFile":` + strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1) + `}`,
+		"empty":             ``,
+		"second caseFile":   `{"caseFile":{"title":"a"},"caseFile":{"title":"b"}}`,
+		"second documents":  `{"caseFile":{"documents":[{"title":"a","pdf":"JVBERi0xLjQK"}],"documents":[{"title":"b"}]}}`,
+		"control character": "{\"caseFile\":{\"title\":\"a\tb\"}}",
+		"unquoted key":      `{caseFile:{}}`,
+		"missing colon":     `{"caseFile" {}}`,
+		"long key":          `{"` + strings.Repeat("k", maxKey+1) + `":1}`,
 	}
 	for name, body := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			svc := jsonService(t)
 			_, err := readJSON(t, svc, body)
+			err = jsonBodyError(err, svc.cfg.MaxUploadBytes)
 			var we *wire.Error
 			if !errors.As(err, &we) || we.Status != http.StatusBadRequest {
 				t.Fatalf("error %v, want a 400", err)
@@ -148,6 +263,9 @@ func FuzzJSONUpload(f *testing.F) {
 		`{"a":[1,2,{"b":null}],"caseFile":{"documents":{"pdf":"x"}}}`,
 		`{"caseFile":"\ud83d\ude00\u0000"}`,
 		`[`, `{}`, `{"caseFile":{}} x`,
+		`{"caseFile":{"documents":[{"pdf":{"caseFile":{"documents":[{"pdf":"JVBERi0xLjQK"}]}}}]}}`,
+		`{"caseFile":{"documents":{"[9223372036854775806]":{"pdf":"JVBERi0xLjQK"}}}}`,
+		`{"caseFile":{"documents":[{"pdf":"JVBE\r\nRi0xLjQK"},{"pdf":"JVBERi0xLg="}],"n":-1.5e+3,"t":[true,false,null]}}`,
 	} {
 		f.Add(seed)
 	}
@@ -160,18 +278,26 @@ func FuzzJSONUpload(f *testing.F) {
 			if isObject && len(body) < 1<<20 && !strings.Contains(body, strings.Repeat("[", 60)) &&
 				!strings.Contains(body, strings.Repeat("{", 60)) {
 				var we *wire.Error
-				if !errors.As(err, &we) || !strings.Contains(we.Message, "nested") {
+				if !errors.As(err, &we) || !strings.Contains(we.Message, "nested") && !strings.Contains(we.Message, "given twice") &&
+					!strings.Contains(we.Message, "longer than") {
 					t.Fatalf("a JSON object was refused: %v", err)
 				}
 			}
 			return
 		}
 		var out map[string]any
-		if err := json.Unmarshal(up.data, &out); err != nil {
-			t.Fatalf("data is not JSON (%v): %q", err, up.data)
-		}
+		parsed := json.Unmarshal(up.data, &out) == nil
 		if !isObject {
-			t.Fatalf("accepted a body that is not one JSON object: %q", body)
+			// The reader leaves what is inside strings and numbers to
+			// validate, which must then refuse: the copy does not parse,
+			// or a problem was found in a skipped pdf value.
+			if parsed && len(up.problems) == 0 {
+				t.Fatalf("accepted a body that is not one JSON object: %q (data %q)", body, up.data)
+			}
+			return
+		}
+		if !parsed {
+			t.Fatalf("data of a JSON object is not JSON: %q", up.data)
 		}
 		if cf, ok := in["caseFile"].(map[string]any); ok {
 			if docs, ok := cf["documents"].([]any); ok {

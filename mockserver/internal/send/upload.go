@@ -1,7 +1,6 @@
 package send
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -154,7 +153,7 @@ func (up *upload) saveFile(part *multipart.Part, h hash.Hash, buf []byte) error 
 		return fmt.Errorf("save uploaded file: %w", err)
 	}
 	up.files = append(up.files, File{Name: part.FileName(), Path: f.Name(), Size: n,
-		IsPDF: bytes.Contains(head.b, []byte("%PDF-"))})
+		IsPDF: isPDFHead(head.b)})
 	return nil
 }
 

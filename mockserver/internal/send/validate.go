@@ -95,7 +95,10 @@ func validate(up *upload, now time.Time) (*CaseFile, wire.Problems) {
 		p.Add("data.caseFile", "is required: the data element is {\"caseFile\":{...}}")
 		return nil, p
 	}
-	base64Paths(&p, up.data)
+	if !up.inline {
+		// The multipart route takes files as parts, never inside the JSON.
+		base64Paths(&p, up.data)
+	}
 	cf := def.CaseFile
 	checkCaseFile(&p, cf, now)
 	checkSigners(&p, cf.Signers)
