@@ -25,7 +25,9 @@
 //     requests, public pages that validate and store submissions, answers
 //     and files; each submission creates and activates a case file.
 //   - Send: simple case file creation (multipart upload streamed to disk,
-//     WithMaxUploadBytes) through a job queue and its status check.
+//     WithMaxUploadBytes; or the vendor connector's JSON route, documents in
+//     base64, decoded to disk as they stream) through a job queue and its
+//     status check; a refused create answers the platform's 400.
 //   - Signing: case file details, document content, a signing page per
 //     signer, and the simulation: rounds by sign order, emails (GET
 //     /mock/emails), reminders, expiry, rejection, completion, signed PDFs.
