@@ -14,7 +14,10 @@ const (
 	// DefaultMaxFileBytes bounds one file uploaded through a FILE field of a
 	// public form.
 	DefaultMaxFileBytes int64 = 10 << 20
-	// DefaultJobDelay is how long after acceptance a queued job runs, in mock time.
+	// DefaultJobDelay is how long after acceptance a queued job runs, in mock
+	// time, with the real clock. With a manual clock a job runs at once
+	// unless WithJobDelay says otherwise: mock time would never pass on its
+	// own, and casefiles.Wait would wait for ever.
 	DefaultJobDelay = time.Second
 	// DefaultJournalSize is how many requests GET /mock/requests remembers.
 	DefaultJournalSize = 10_000
@@ -36,6 +39,8 @@ type config struct {
 	idleTimeout         time.Duration
 	bodyProgressTimeout time.Duration
 	logger              *slog.Logger // nil: text on standard error
+
+	jobDelaySet bool // WithJobDelay was given: it holds with a manual clock too
 }
 
 func defaultConfig() config {
@@ -52,15 +57,19 @@ func defaultConfig() config {
 }
 
 // WithManualClock makes the server's clock start at start and move only when
-// Advance (or POST /mock/clock/advance) moves it.
+// Advance (or POST /mock/clock/advance) moves it. A queued Send job then runs
+// at once (a test that wants to see it pending sets WithJobDelay), and
+// webhook deliveries are signed with mock time: verify them with
+// Server.Verifier, whose clock is the server's.
 func WithManualClock(start time.Time) Option {
 	return func(c *config) { c.ManualClock, c.Start = true, start }
 }
 
 // WithJobDelay sets how long after acceptance, in mock time, a queued job
-// runs. Negative values count as zero.
+// runs, with either clock: DefaultJobDelay with the real clock and 0 with a
+// manual one when it is not set. Negative values count as zero.
 func WithJobDelay(d time.Duration) Option {
-	return func(c *config) { c.JobDelay = max(d, 0) }
+	return func(c *config) { c.JobDelay, c.jobDelaySet = max(d, 0), true }
 }
 
 // WithMaxBodyBytes bounds the size of every request body; a larger body is

@@ -34,6 +34,9 @@ func New(opts ...Option) *Server {
 		o(&cfg)
 	}
 	cfg.Limits = cfg.limits.resolve()
+	if cfg.ManualClock && !cfg.jobDelaySet {
+		cfg.JobDelay = 0 // docs/mockserver.md, "Time"
+	}
 	return &Server{cfg: cfg, core: app.New(cfg.Config)}
 }
 
@@ -71,11 +74,13 @@ func (s *Server) DefaultCredentials() UserCredentials {
 }
 
 // AddUser adds an API user (to the default customer unless spec says
-// otherwise) with fresh credentials.
+// otherwise) with fresh credentials. A spec the mock refuses is a
+// *signkit.Error matching signkit.ErrValidation (or ErrNotFound for an
+// unknown customer).
 func (s *Server) AddUser(spec UserSpec) (UserCredentials, error) {
 	u, err := s.core.Accounts.Add(accounts.Spec(spec))
 	if err != nil {
-		return UserCredentials{}, err
+		return UserCredentials{}, s.controlError(err, http.MethodPost, "/mock/users")
 	}
 	return UserCredentials(u.Identity()), nil
 }
@@ -92,9 +97,12 @@ func (s *Server) Advance(d time.Duration) { s.core.Clock.Advance(d) }
 // without sockets, so it works inside testing/synctest. Any host works.
 func (s *Server) Transport() http.RoundTripper { return inproc.Transport{Handler: s.core.Handler()} }
 
-// Reset returns every domain to its initial state: the default account only,
-// no tokens, forms, submissions or case files, an empty journal and no
-// scheduled work. Mock time stays where it is.
+// Reset returns every domain to its initial state, as POST /mock/reset does:
+// the default account only, no tokens, forms, submissions or case files,
+// empty journals, no scheduled work, ids from 1, and the clock where it
+// started (a manual clock at its start time, a real clock without the time
+// Advance added), so that a verifier on the wall clock accepts deliveries
+// again.
 func (s *Server) Reset() { s.core.Reset() }
 
 // Stats answers what the mock holds now, across all customers.

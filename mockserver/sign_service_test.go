@@ -82,7 +82,7 @@ func TestCaseFilePermissions(t *testing.T) {
 
 func TestCaseFileDetailsShape(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
+	s, tok, file := sndServer(t, WithJobDelay(time.Second)) // the activation 1 s after creation is asserted
 	cf := sndCase("Ann:ann@example.com:0", "Bob:-:1")
 	cf["signers"].([]any)[0].(map[string]any)["role"] = "buyer"
 	id, _ := sndRun(t, s, tok, cf, file)
@@ -218,7 +218,7 @@ func sndPDFText(t *testing.T, pdf []byte) string {
 
 func TestEventPayloadShapes(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
+	s, tok, file := sndServer(t, WithJobDelay(time.Second)) // event times 1 s after creation are asserted
 	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
 	sid := sndSignerID(t, s, id, "Ann")
 	s.Advance(1500 * time.Microsecond) // the fraction shows in eventTime

@@ -74,8 +74,7 @@ func (v *Verifier) accept(w http.ResponseWriter, r *http.Request, keepDup bool) 
 	case errors.Is(err, ErrDuplicateEvent):
 		w.WriteHeader(http.StatusOK)
 	case isRejection(err):
-		v.logger.LogAttrs(r.Context(), slog.LevelWarn, "webhooks: delivery rejected",
-			slog.String("reason", err.Error()))
+		v.logRejection(r.Context(), err)
 		http.Error(w, "invalid webhook request", http.StatusBadRequest)
 	default:
 		v.logger.LogAttrs(r.Context(), slog.LevelError, "webhooks: cannot verify delivery",

@@ -59,7 +59,10 @@ type Verifier struct {
 	dedupSet  bool
 	maxBody   int64
 	logger    *slog.Logger
+	loggerSet bool      // WithLogger was given (rejections.go)
 	macs      sync.Pool // of *macState keyed with key
+
+	rejectionsLogged sync.Map // reasons logged through slog.Default (rejections.go)
 }
 
 // VerifierOption configures a Verifier.
@@ -90,11 +93,14 @@ func WithMaxBodyBytes(n int64) VerifierOption {
 	return func(v *Verifier) { v.maxBody = n }
 }
 
-// WithLogger sets where Handler and AsyncHandler report failures of
-// processing and of the DedupStore (default: nowhere). Secrets and
-// signatures are never logged.
+// WithLogger sets where Handler and AsyncHandler report rejected
+// deliveries (warn), and failures of processing and of the DedupStore.
+// Without it, the first rejection of each reason is logged at warn level
+// through slog.Default, so that a verifier that refuses every delivery (a
+// wrong secret, a clock that is not the sender's) is never silent, and the
+// rest is not logged. Secrets and signatures are never logged.
 func WithLogger(l *slog.Logger) VerifierOption {
-	return func(v *Verifier) { v.logger = l }
+	return func(v *Verifier) { v.logger, v.loggerSet = l, l != nil }
 }
 
 // NewVerifier returns a Verifier for secret, the subscription's secret. It

@@ -101,11 +101,13 @@ func (a *App) Handler() http.Handler { return a.handler }
 func (a *App) URL() string { return strings.TrimRight(a.Cfg.BaseURL, "/") }
 
 // Reset returns every service to its initial state: the default account
-// only, nothing stored, empty journals and no scheduled work. Mock time
-// stays where it is.
+// only, nothing stored, empty journals, no scheduled work, ids from 1, and
+// the clock where it started (a manual clock at its start, a real clock
+// without the offset Advance added).
 func (a *App) Reset() {
 	a.Clock.DropTasks()
 	a.Clock.WaitIdle()
+	a.Clock.Rewind() // the clock is part of the state at start (docs/mockserver.md, "Time")
 	for _, fn := range a.resetHooks {
 		fn()
 	}

@@ -18,6 +18,7 @@ import (
 // and Advance waits for it.
 type Clock struct {
 	manual bool
+	start  time.Time // manual clock: where Rewind takes it back
 
 	mu     sync.Mutex
 	idle   *sync.Cond // signalled when busy drops to zero
@@ -51,7 +52,7 @@ type Task struct {
 // New answers a clock at start: manual, moved only by Advance, or real
 // (start is ignored), whose runner goroutine starts tasks when they fall due.
 func New(manual bool, start time.Time) *Clock {
-	c := &Clock{manual: manual, base: start, wake: make(chan struct{}, 1),
+	c := &Clock{manual: manual, base: start, start: start, wake: make(chan struct{}, 1),
 		done: make(chan struct{}), stopped: make(chan struct{})}
 	c.idle = sync.NewCond(&c.mu)
 	c.baseNow.Store(&start)
@@ -61,6 +62,23 @@ func New(manual bool, start time.Time) *Clock {
 		go c.run()
 	}
 	return c
+}
+
+// Rewind takes the clock back to where it started: a manual clock to its
+// start, a real clock to the wall clock (the offset Advance added is
+// dropped). Scheduled tasks are not touched: the caller drops them first
+// (reset).
+func (c *Clock) Rewind() {
+	c.advanceMu.Lock()
+	defer c.advanceMu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.manual {
+		c.setBase(c.start)
+		return
+	}
+	c.offset = 0
+	c.offsetNow.Store(0)
 }
 
 // Now answers the current mock time.
