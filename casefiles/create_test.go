@@ -65,7 +65,7 @@ func threeDocCaseFile() (*casefiles.CaseFile, []casefiles.Upload) {
 		},
 		Documents: []casefiles.Document{
 			{Name: "contract.pdf", Title: "Contract", Roles: []string{"employee", "employer"}},
-			{Name: "terms.pdf", Title: "Terms", Signable: casefiles.Bool(false)},
+			{Name: "terms.pdf", Title: "Terms", Signable: signkit.Ptr(false)},
 		},
 	}
 	return cf, []casefiles.Upload{

@@ -20,7 +20,7 @@
 //		},
 //		Documents: []casefiles.Document{
 //			{Name: "contract.pdf", Title: "Contract", Roles: []string{"employee", "employer"}},
-//			{Name: "terms.pdf", Title: "Terms", Signable: casefiles.Bool(false)},
+//			{Name: "terms.pdf", Title: "Terms", Signable: signkit.Ptr(false)},
 //		},
 //	}, contract, terms)
 //	result, err := client.CaseFiles.Wait(ctx, job) // result.CaseFileID, result.SigningLinks

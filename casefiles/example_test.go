@@ -36,7 +36,7 @@ func ExampleClient_Create() {
 		},
 		Documents: []casefiles.Document{
 			{Name: "contract.pdf", Title: "Contract", Roles: []string{"employee", "employer"}},
-			{Name: "terms.pdf", Title: "Terms and conditions", Signable: casefiles.Bool(false)},
+			{Name: "terms.pdf", Title: "Terms and conditions", Signable: signkit.Ptr(false)},
 		},
 	}, contract, terms)
 	if err != nil {

@@ -45,7 +45,7 @@ func threeDocuments(t *testing.T) (*casefiles.CaseFile, []casefiles.Upload) {
 		Documents: []casefiles.Document{
 			{Name: "agreement.pdf", Title: "Agreement", Roles: []string{"owner", "chair"}},
 			{Name: "minutes.pdf", Title: "Minutes", Roles: []string{"chair"}},
-			{Name: "terms.pdf", Title: "Terms", Signable: casefiles.Bool(false)},
+			{Name: "terms.pdf", Title: "Terms", Signable: signkit.Ptr(false)},
 		},
 	}
 	var uploads []casefiles.Upload

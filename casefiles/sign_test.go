@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signkit/signkit-go/casefiles"
+
+	signkit "github.com/signkit/signkit-go"
 )
 
 // fixture reads testdata/name: answers of our own, written in the shapes
@@ -59,7 +61,7 @@ func TestDecodeCaseFileDetailsFixture(t *testing.T) {
 		UserID: 12, CustomerID: 3,
 		Created: unix(1767225600), Activated: unix(1767225660), Updated: unix(1767225720), ExpireAt: unix(1769904000),
 		Language: "en", DisableEmailAttachments: true,
-		CCRecipients: []casefiles.CCRecipient{{Name: "Agent Anna", Email: "anna@agency.example", StoreAsContact: casefiles.Bool(true)}},
+		CCRecipients: []casefiles.CCRecipient{{Name: "Agent Anna", Email: "anna@agency.example", StoreAsContact: signkit.Ptr(true)}},
 	}, got)
 }
 

@@ -161,11 +161,12 @@ type Document struct {
 	// Role of some signer. Empty: every signer signs it.
 	Roles []string `json:"roles,omitempty"`
 	// Signable says whether the document is signed. nil (the default)
-	// means signable; Bool(false) makes it an attachment that is not
-	// signed.
+	// means signable; signkit.Ptr(false) makes it an attachment that is
+	// not signed.
 	Signable *bool `json:"signable,omitempty"`
 	// DocumentOrder is the document's position in the case file (0
-	// first); nil: its position in CaseFile.Documents. Set it with Int.
+	// first); nil: its position in CaseFile.Documents. Set it with
+	// signkit.Ptr.
 	DocumentOrder *int `json:"documentOrder,omitempty"`
 	// MetaData is free text stored with the document and searchable in the
 	// platform.
@@ -174,9 +175,14 @@ type Document struct {
 
 // Bool returns a pointer to b, for Document.Signable and the StoreAsContact
 // fields.
+//
+// Deprecated: use signkit.Ptr, which serves every package and type:
+// signkit.Ptr(false).
 func Bool(b bool) *bool { return &b }
 
 // Int returns a pointer to n, for Document.DocumentOrder.
+//
+// Deprecated: use signkit.Ptr: signkit.Ptr(2).
 func Int(n int) *int { return &n }
 
 // signable reports whether d is signed (nil means yes).

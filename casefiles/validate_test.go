@@ -25,7 +25,7 @@ func base() (*casefiles.CaseFile, []casefiles.Upload) {
 			},
 			Documents: []casefiles.Document{
 				{Name: "a.pdf", Title: "A", Roles: []string{"employee"}},
-				{Name: "b.pdf", Title: "B", Signable: casefiles.Bool(false)},
+				{Name: "b.pdf", Title: "B", Signable: signkit.Ptr(false)},
 			},
 		}, []casefiles.Upload{
 			casefiles.BytesUpload("a.pdf", []byte("%PDF-a")),
@@ -78,7 +78,7 @@ func validateCases() []validateCase {
 			[]casefiles.Problem{{Field: "signers[0].signOrder", Message: "must be 0 or more, got -1"}}},
 		{"negative reminderInterval", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Signers[1].ReminderInterval = -2 },
 			[]casefiles.Problem{{Field: "signers[1].reminderInterval", Message: "must be at least 1 day (or 0 for no reminders), got -2"}}},
-		{"no signable document", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Documents[0].Signable = casefiles.Bool(false) },
+		{"no signable document", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Documents[0].Signable = signkit.Ptr(false) },
 			[]casefiles.Problem{{Field: "documents", Message: "at least one signable document is required"}}},
 		{"no document at all", func(cf *casefiles.CaseFile, up *[]casefiles.Upload) { cf.Documents, *up = nil, nil },
 			[]casefiles.Problem{{Field: "documents", Message: "at least one signable document is required"}}},
@@ -116,7 +116,7 @@ func validateCases() []validateCase {
 			[]casefiles.Problem{{Field: "documents[0].title", Message: "is required"}}},
 		{"document title too long", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Documents[1].Title = strings.Repeat("x", 1025) },
 			[]casefiles.Problem{{Field: "documents[1].title", Message: "must be at most 1024 characters, got 1025"}}},
-		{"negative documentOrder", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Documents[1].DocumentOrder = casefiles.Int(-1) },
+		{"negative documentOrder", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) { cf.Documents[1].DocumentOrder = signkit.Ptr(-1) },
 			[]casefiles.Problem{{Field: "documents[1].documentOrder", Message: "must be 0 or more, got -1"}}},
 		{"role too short", func(cf *casefiles.CaseFile, _ *[]casefiles.Upload) {
 			cf.Signers[0].Role = "ab"

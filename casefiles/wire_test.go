@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signkit/signkit-go/casefiles"
+
+	signkit "github.com/signkit/signkit-go"
 )
 
 const ssn = "010203-4567"
@@ -30,7 +32,7 @@ func fullCaseFile() *casefiles.CaseFile {
 		DisableNotificationsOwner: true, DisableEmailAttachments: true,
 		CCRecipients: []casefiles.CCRecipient{
 			{Name: "Anna Agent", Email: "anna@agency.example"},
-			{Name: "Ben Book", Email: "ben@agency.example", StoreAsContact: casefiles.Bool(false)},
+			{Name: "Ben Book", Email: "ben@agency.example", StoreAsContact: signkit.Ptr(false)},
 		},
 		Signers: []casefiles.Signer{{
 			Name: "Lena Landlord", Email: "lena@example.com", Role: "landlord", SignOrder: 1,
@@ -38,11 +40,11 @@ func fullCaseFile() *casefiles.CaseFile {
 			CompletedEmailSubject: "All signed", CompletedEmailText: "Thank you", ReminderInterval: 3,
 			OnBehalfOf: "Elm Estates", SSNType: "dk:cpr", SSN: ssn, VATIN: "DK12345678", AccessControl: true,
 			Language: "en", SuccessURL: "https://example.com/ok", FailURL: "https://example.com/fail",
-			ActiveAt: &activeAt, ExpireAt: &expireAt, StoreAsContact: casefiles.Bool(false),
+			ActiveAt: &activeAt, ExpireAt: &expireAt, StoreAsContact: signkit.Ptr(false),
 		}, {Name: "Tom Tenant"}},
 		Documents: []casefiles.Document{
-			{Name: "lease.pdf", Title: "Lease", Roles: []string{"landlord"}, DocumentOrder: casefiles.Int(0), MetaData: "main"},
-			{Name: "rules.pdf", Title: "House rules", Signable: casefiles.Bool(false), DocumentOrder: casefiles.Int(1)},
+			{Name: "lease.pdf", Title: "Lease", Roles: []string{"landlord"}, DocumentOrder: signkit.Ptr(0), MetaData: "main"},
+			{Name: "rules.pdf", Title: "House rules", Signable: signkit.Ptr(false), DocumentOrder: signkit.Ptr(1)},
 		},
 	}
 }

@@ -289,12 +289,12 @@ func (c *Client) Answers(ctx context.Context, externalID string, submissionID in
 
 // RequestAnswers returns the answers submitted through the prefilled
 // request requestID of the form (GET
-// /v1/forms/{formID}/requests/{requestID}/answers, docs/platform.md,
+// /v1/forms/{externalID}/requests/{requestID}/answers, docs/platform.md,
 // "Forms"). The form must be ACTIVE or ARCHIVED; until a submission has
 // been made through the request the service answers 404, for which
 // errors.Is(err, signkit.ErrNotFound) holds.
-func (c *Client) RequestAnswers(ctx context.Context, formID, requestID string) (*Answers, error) {
-	if err := checkID(formID); err != nil {
+func (c *Client) RequestAnswers(ctx context.Context, externalID, requestID string) (*Answers, error) {
+	if err := checkID(externalID); err != nil {
 		return nil, err
 	}
 	if requestID == "" {
@@ -303,11 +303,11 @@ func (c *Client) RequestAnswers(ctx context.Context, formID, requestID string) (
 	var out Answers
 	req := &transport.Request{
 		Method: http.MethodGet,
-		URL:    c.url("forms", formID, "requests", requestID, "answers"),
+		URL:    c.url("forms", externalID, "requests", requestID, "answers"),
 		Auth:   transport.Bearer,
 	}
 	if err := c.t().Do(ctx, req, &out); err != nil {
-		return nil, fmt.Errorf("forms: answers of request %s of %s: %w", requestID, formID, err)
+		return nil, fmt.Errorf("forms: answers of request %s of %s: %w", requestID, externalID, err)
 	}
 	return &out, nil
 }

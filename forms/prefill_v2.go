@@ -126,13 +126,13 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // CreateRequestV2 creates a personalised link to the form with the
 // answers of r prefilled, keyed by section slug with one entry per
-// instance (POST /v2/forms/{formID}/requests). The service answers 200
+// instance (POST /v2/forms/{externalID}/requests). The service answers 200
 // with the link (any 2xx is accepted). A request without answers is
 // refused before sending; to check the slugs and field names against the
 // form before sending, call r.ValidateFor(form) first, or use
 // CreateRequestV2For.
-func (c *Client) CreateRequestV2(ctx context.Context, formID string, r *PrefillRequestV2) (*PrefillLink, error) {
-	if err := checkID(formID); err != nil {
+func (c *Client) CreateRequestV2(ctx context.Context, externalID string, r *PrefillRequestV2) (*PrefillLink, error) {
+	if err := checkID(externalID); err != nil {
 		return nil, err
 	}
 	if err := r.Validate(); err != nil {
@@ -141,11 +141,11 @@ func (c *Client) CreateRequestV2(ctx context.Context, formID string, r *PrefillR
 	var out PrefillLink
 	req := &transport.Request{
 		Method: http.MethodPost,
-		URL:    transport.JoinURL(c.base()+"/v2", "forms", formID, "requests"),
+		URL:    transport.JoinURL(c.base()+"/v2", "forms", externalID, "requests"),
 		Auth:   transport.Bearer, JSON: r,
 	}
 	if err := c.t().Do(ctx, req, &out); err != nil {
-		return nil, fmt.Errorf("forms: create request (v2) for %s: %w", formID, err)
+		return nil, fmt.Errorf("forms: create request (v2) for %s: %w", externalID, err)
 	}
 	return &out, nil
 }

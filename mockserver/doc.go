@@ -42,7 +42,22 @@
 //
 // Time comes from the server's clock: real by default, or a manual clock
 // (WithManualClock) that Advance moves; token expiry, jobs, reminders,
-// expiry and webhook retries all run on it.
+// expiry and webhook retries all run on it. With a manual clock a queued
+// job runs at once (WithJobDelay makes it wait), so casefiles.Wait returns;
+// deliveries are signed with mock time, so verify them with Verifier,
+// whose clock is the server's. Reset takes everything back, the clock
+// included.
+//
+// # Test with it in Go
+//
+// What a person would see or do, a test reads and does through Go calls
+// on the Server: EmailsTo (the signing emails and their links), Events
+// (the event log), Requests (the request journal), Deliveries,
+// SignerAction (sign, reject, ...), SubmitForm (a form's public page, as a
+// browser posts it), ReplayDelivery, and SamplePDF for documents to
+// upload. Their errors match the SDK's sentinels: errors.Is(err,
+// signkit.ErrConflict) for an action the state refuses, signkit.ErrNotFound
+// for an unknown id.
 //
 // # What it does not do
 //

@@ -1,6 +1,10 @@
 package mockserver
 
-import "github.com/signkit/signkit-go/mockserver/internal/faults"
+import (
+	"net/http"
+
+	"github.com/signkit/signkit-go/mockserver/internal/faults"
+)
 
 // FaultPhase says whether a fault hits before or after the operation takes
 // effect.
@@ -47,11 +51,11 @@ type Fault struct {
 	Times int `json:"times"`
 }
 
-// InjectFault adds a fault; it answers a validation error (and adds
-// nothing) when f is invalid.
+// InjectFault adds a fault; it answers a *signkit.Error matching
+// signkit.ErrValidation (and adds nothing) when f is invalid.
 func (s *Server) InjectFault(f Fault) error {
-	return s.core.Faults.Add(faults.Fault{Method: f.Method, Path: f.Path, Status: f.Status, RetryAfter: f.RetryAfter,
-		DelayMs: f.DelayMs, Drop: f.Drop, Phase: faults.Phase(f.Phase), Times: f.Times})
+	return s.controlError(s.core.Faults.Add(faults.Fault{Method: f.Method, Path: f.Path, Status: f.Status, RetryAfter: f.RetryAfter,
+		DelayMs: f.DelayMs, Drop: f.Drop, Phase: faults.Phase(f.Phase), Times: f.Times}), http.MethodPost, "/mock/faults")
 }
 
 // ClearFaults removes every injected fault.

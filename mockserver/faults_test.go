@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
+	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/mockserver/internal/faults"
 	"github.com/signkit/signkit-go/mockserver/internal/journal"
-
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // subscriptionCount answers how many subscriptions the default customer has.
@@ -239,8 +238,9 @@ func TestFaultValidation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		err := s.InjectFault(tc.fault)
-		var ae *wire.Error
-		if !errors.As(err, &ae) || ae.Status != 422 || len(ae.Details) == 0 || ae.Details[0].Field != tc.field {
+		var ae *signkit.Error
+		if !errors.As(err, &ae) || ae.StatusCode != 422 || len(ae.Details) == 0 || ae.Details[0].Field != tc.field ||
+			!errors.Is(err, signkit.ErrValidation) {
 			t.Errorf("%s: %v, want a 422 on %s", tc.name, err, tc.field)
 		}
 	}

@@ -111,11 +111,16 @@ type Event struct {
 	// ID is the X-Event-Id header: unique per event, the same on every
 	// retry of its delivery.
 	ID string
-	// Type is the X-Event-Type header.
+	// Type is the full event type, from the X-Event-Type header:
+	// "sign.casefile.completed". Compare it with the EventType constants
+	// (CaseFileCompleted); it is what subscriptions list.
 	Type EventType
-	// Topic is the body's topic ("casefile", "signer", "subscription").
+	// Topic is the body's topic ("casefile", "signer", "subscription"):
+	// the middle part of Type.
 	Topic string
-	// EventType is the body's event name within its topic ("completed").
+	// EventType is the body's short event name within its topic,
+	// "completed": the last part of Type, not a full EventType (the name
+	// is the body's field's). Prefer Type.
 	EventType string
 	// Time is the body's eventTime in the timezone it names; zero when absent.
 	// A named zone such as "Europe/Copenhagen" is looked up with

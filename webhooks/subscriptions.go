@@ -255,6 +255,9 @@ func (c *Client) SendTestEvent(ctx context.Context) error {
 }
 
 // Bool returns a pointer to b, for SubscriptionRequest.IsActive.
+//
+// Deprecated: use signkit.Ptr, which serves every package and type:
+// signkit.Ptr(false).
 func Bool(b bool) *bool { return &b }
 
 // charset is the Accept-Charset header that the webhook service's

@@ -45,7 +45,7 @@ func subscriptionCalls() []sdktest.Call {
 		{Name: "UpdateSubscription", Method: http.MethodPut, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
 				whole := validRequest()
-				whole.IsActive = webhooks.Bool(true) // a whole request: no GET first
+				whole.IsActive = signkit.Ptr(true) // a whole request: no GET first
 				_, err := c.Webhooks.UpdateSubscription(ctx, subID, whole)
 				return err
 			}},
@@ -101,7 +101,7 @@ func TestSubscriptionCalls(t *testing.T) {
 	require.NoError(t, err)
 
 	reenable := validRequest()
-	reenable.IsActive = webhooks.Bool(true)
+	reenable.IsActive = signkit.Ptr(true)
 	_, err = wh.UpdateSubscription(ctx, subID, reenable)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"],"isActive":true}`, string(put.Last().Body))

@@ -37,11 +37,11 @@ func TestUpdateSendsTheWholeSubscription(t *testing.T) {
 			`{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"],"isActive":true}`, 1},
 		{"IsActive unset keeps inactive", false, &webhooks.SubscriptionRequest{Endpoint: hook, EventTypes: completed},
 			`{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"],"isActive":false}`, 1},
-		{"only IsActive re-enables", false, &webhooks.SubscriptionRequest{IsActive: webhooks.Bool(true)},
+		{"only IsActive re-enables", false, &webhooks.SubscriptionRequest{IsActive: signkit.Ptr(true)},
 			`{"endpoint":"https://old.example.com/hook","eventTypes":["sign.signer.signed"],"isActive":true}`, 1},
 		{"only endpoint", true, &webhooks.SubscriptionRequest{Endpoint: hook},
 			`{"endpoint":"https://example.com/hook","eventTypes":["sign.signer.signed"],"isActive":true}`, 1},
-		{"whole request, no GET", true, &webhooks.SubscriptionRequest{Endpoint: hook, EventTypes: completed, IsActive: webhooks.Bool(false)},
+		{"whole request, no GET", true, &webhooks.SubscriptionRequest{Endpoint: hook, EventTypes: completed, IsActive: signkit.Ptr(false)},
 			`{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"],"isActive":false}`, 0},
 	}
 	for _, tt := range tests {
@@ -69,7 +69,7 @@ func TestUpdateAnswered204ReadsBack(t *testing.T) {
 			get := e.Reply(http.MethodGet, subsURL+"/"+subID, 200, subJSON)
 			put := e.Reply(http.MethodPut, subsURL+"/"+subID, status, "")
 			req := validRequest()
-			req.IsActive = webhooks.Bool(true)
+			req.IsActive = signkit.Ptr(true)
 			got, err := e.Client.Webhooks.UpdateSubscription(t.Context(), subID, req)
 			require.NoError(t, err)
 			assert.Equal(t, 1, put.Count())
@@ -102,7 +102,7 @@ func TestUpdateKeepsActiveStateOnTheMock(t *testing.T) {
 	for i, active := range []bool{true, false} {
 		created, err := c.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
 			Endpoint: "http://127.0.0.1:9/hook-" + strconv.Itoa(i), EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted},
-			IsActive: webhooks.Bool(active)})
+			IsActive: signkit.Ptr(active)})
 		require.NoError(t, err)
 		require.Equal(t, active, created.IsActive)
 

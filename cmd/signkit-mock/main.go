@@ -2,7 +2,7 @@
 // mockserver as a standalone server, for tests in any language.
 //
 //	signkit-mock -addr 127.0.0.1:8765 -clock real
-//	signkit-mock trigger sign.casefile.completed --to http://localhost:8080/webhook --secret S
+//	signkit-mock trigger sign.casefile.completed --to http://localhost:8080/webhook --secret-file secret.txt
 //
 // The first line on stdout is "listening on http://HOST:PORT"; then come the
 // five endpoint URLs and the default credentials. SIGINT or SIGTERM shuts
@@ -35,7 +35,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if len(os.Args) > 1 && os.Args[1] == "trigger" {
-		os.Exit(trigger(ctx, os.Args[2:], os.Stdout, os.Stderr))
+		os.Exit(trigger(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
 	}
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -49,7 +49,7 @@ func main() {
 // usage is the head of the command's usage; the flags follow it.
 const usage = `usage: signkit-mock [flags]
            serve the mock platform
-       signkit-mock trigger TYPE --to URL --secret S
+       signkit-mock trigger TYPE --to URL --secret-file FILE
            send one signed webhook event to a receiver (trigger -h says more)
 
 flags:

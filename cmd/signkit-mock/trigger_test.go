@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -55,7 +57,7 @@ var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 // runTrigger runs the subcommand and answers its exit status and output.
 func runTrigger(args ...string) (int, string) {
 	var out bytes.Buffer
-	code := trigger(context.Background(), args, &out, &out)
+	code := trigger(context.Background(), args, func(string) string { return "" }, &out, &out)
 	return code, out.String()
 }
 
@@ -107,7 +109,9 @@ func TestTriggerFailures(t *testing.T) {
 		{"unknown type, no flags", []string{"casefile.completed"}, 2, `unknown event type "casefile.completed"`},
 		{"no scheme", []string{want, "--to", strings.TrimPrefix(srv.URL, "http://"), "--secret", triggerSecret}, 2, "want an http:// or https:// URL"},
 		{"no timeout", []string{want, "--to", srv.URL, "--secret", triggerSecret, "--timeout", "0s"}, 2, "--timeout must be positive"},
-		{"no secret", []string{want, "--to", srv.URL}, 2, "--to and --secret are required"},
+		{"no secret", []string{want, "--to", srv.URL}, 2, "--to and a secret"},
+		{"file and flag", []string{want, "--to", srv.URL, "--secret", triggerSecret, "--secret-file", "x"}, 2, "not both"},
+		{"missing file", []string{want, "--to", srv.URL, "--secret-file", "/no/such/file"}, 2, "--secret-file"},
 		{"no type", []string{"--to", srv.URL, "--secret", triggerSecret}, 2, "want one event TYPE"},
 		{"two types", []string{want, "sign.casefile.failed", "--to", srv.URL, "--secret", triggerSecret}, 2, "want one event TYPE"},
 		{"bad flag", []string{want, "--nope"}, 2, "flag provided but not defined"},
@@ -152,5 +156,48 @@ func TestTriggerAnswerBounds(t *testing.T) {
 	code, out = runTrigger("sign.signer.signed", "--to", srv.URL+"/slow", "--secret", triggerSecret, "--timeout", "200ms")
 	if code != 1 || !strings.Contains(out, "no answer from the receiver") || time.Since(start) > 3*time.Second {
 		t.Fatalf("slow receiver: exit %d after %v:\n%s", code, time.Since(start), out)
+	}
+}
+
+// The secret comes from a file or the environment, so that it stays out of
+// the process list; a password in --to is never printed.
+func TestTriggerSecretSourcesAndRedaction(t *testing.T) {
+	want := "sign.casefile.completed"
+	srv := receiver(t, triggerSecret, &want)
+	file := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(file, []byte(triggerSecret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(name string) string {
+		if name == "SIGNKIT_WEBHOOK_SECRET" {
+			return triggerSecret
+		}
+		return ""
+	}
+	noEnv := func(string) string { return "" }
+	withPassword := strings.Replace(srv.URL, "http://", "http://hook:hunter2@", 1) + "/webhook"
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		getenv func(string) string
+		code   int
+		outHas string
+	}{
+		{"from a file", []string{want, "--to", srv.URL, "--secret-file", file}, noEnv, 0, "verified "},
+		{"from the environment", []string{want, "--to", srv.URL}, env, 0, "verified "},
+		{"the file before the environment", []string{want, "--to", srv.URL, "--secret-file", file}, func(string) string { return "wrong" }, 0, "verified "},
+		{"a password in the URL", []string{want, "--to", withPassword}, env, 0, "hook:xxxxx@"},
+		{"a password in the URL of a receiver that is not there", []string{want, "--to", "http://hook:hunter2@127.0.0.1:1/webhook"}, env, 1, "hook:xxxxx@"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			code := trigger(context.Background(), tc.args, tc.getenv, &out, &out)
+			if code != tc.code || !strings.Contains(out.String(), tc.outHas) {
+				t.Fatalf("exit %d, want %d; output lacks %q:\n%s", code, tc.code, tc.outHas, out.String())
+			}
+			if strings.Contains(out.String(), triggerSecret) || strings.Contains(out.String(), "hunter2") {
+				t.Fatalf("the output holds a secret:\n%s", out.String())
+			}
+		})
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/signkit/signkit-go/examples/internal/atomicfile"
 	"github.com/signkit/signkit-go/examples/internal/browser"
 	"github.com/signkit/signkit-go/examples/internal/exampleenv"
-	"github.com/signkit/signkit-go/examples/internal/minipdf"
+	"github.com/signkit/signkit-go/mockserver"
 )
 
 // definition is the case file: the employee signs first, then the employer,
@@ -43,14 +43,14 @@ func definition(o options) (*casefiles.CaseFile, []casefiles.Upload) {
 		}},
 		Documents: []casefiles.Document{
 			{Name: "contract.pdf", Title: "Employment contract", Roles: []string{"employee", "employer", "witness"}},
-			{Name: "handbook.pdf", Title: "Staff handbook", Signable: casefiles.Bool(false)},
+			{Name: "handbook.pdf", Title: "Staff handbook", Signable: signkit.Ptr(false)},
 		},
 	}
 	uploads := []casefiles.Upload{
-		casefiles.BytesUpload("contract.pdf", minipdf.Build("Employment contract",
+		casefiles.BytesUpload("contract.pdf", mockserver.SamplePDF("Employment contract",
 			"Employer: Bob Boss, on behalf of Example Ltd.", "Employee: Ada Employee",
 			"Position: analytical engine programmer", "Witness: Wendy Witness")),
-		casefiles.BytesUpload("handbook.pdf", minipdf.Build("Staff handbook",
+		casefiles.BytesUpload("handbook.pdf", mockserver.SamplePDF("Staff handbook",
 			"1. Be kind.", "2. Sign your contract.")),
 	}
 	return cf, uploads

@@ -11,8 +11,8 @@ import (
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/examples/internal/browser"
 	"github.com/signkit/signkit-go/examples/internal/exampleenv"
-	"github.com/signkit/signkit-go/examples/internal/minipdf"
 	"github.com/signkit/signkit-go/forms"
+	"github.com/signkit/signkit-go/mockserver"
 )
 
 // The end user of the quickstart: the form's filler and primary signer.
@@ -107,7 +107,7 @@ func (q *quickstart) submit(ctx context.Context) (string, error) {
 	if page.Locked["email"] != signerEmail {
 		return "", fmt.Errorf("the page shows the email locked as %q, want %q", page.Locked["email"], signerEmail)
 	}
-	cert := minipdf.Build("Certificate of registration", companyName, "Registered 1843")
+	cert := mockserver.SamplePDF("Certificate of registration", companyName, "Registered 1843")
 	s, err := b.Submit(ctx, page, map[string]string{"name": signerName, "kind": "company", "company": companyName},
 		browser.File{Field: "registration", Filename: "registration.pdf", Content: cert})
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
-	"github.com/signkit/signkit-go/examples/internal/minipdf"
 	"github.com/signkit/signkit-go/mockserver"
 )
 
@@ -55,7 +54,7 @@ func TestSendWithMitID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sendWithMitID(t.Context(), client, casefiles.BytesUpload("spa.pdf", minipdf.Build("Agreement"))); err != nil {
+	if err := sendWithMitID(t.Context(), client, casefiles.BytesUpload("spa.pdf", mockserver.SamplePDF("Agreement"))); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -71,7 +70,7 @@ func Example_signingMethods() {
 		fmt.Println(err)
 		return
 	}
-	if err := sendWithMitID(context.Background(), client, casefiles.BytesUpload("spa.pdf", minipdf.Build("Agreement"))); err != nil {
+	if err := sendWithMitID(context.Background(), client, casefiles.BytesUpload("spa.pdf", mockserver.SamplePDF("Agreement"))); err != nil {
 		fmt.Println(err)
 	}
 	// Output:

@@ -11,7 +11,6 @@ import (
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
-	"github.com/signkit/signkit-go/examples/internal/minipdf"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/mockserver"
 	"github.com/signkit/signkit-go/webhooks"
@@ -53,7 +52,7 @@ func TestCaseFileWait(t *testing.T) {
 			Title:     "Contract",
 			Signers:   []casefiles.Signer{{Name: "Ada", Email: "ada@example.com"}},
 			Documents: []casefiles.Document{{Name: "contract.pdf", Title: "Contract"}},
-		}, casefiles.BytesUpload("contract.pdf", minipdf.Build("Contract")))
+		}, casefiles.BytesUpload("contract.pdf", mockserver.SamplePDF("Contract")))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,6 @@ import (
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
-	"github.com/signkit/signkit-go/examples/internal/minipdf"
 	"github.com/signkit/signkit-go/mockserver"
 )
 
@@ -49,7 +48,7 @@ func TestSaveSignedPDFs(t *testing.T) {
 		Title:     "Contract",
 		Signers:   []casefiles.Signer{{Name: "Ada", Email: "ada@example.com"}},
 		Documents: []casefiles.Document{{Name: "contract.pdf", Title: "Contract"}},
-	}, casefiles.BytesUpload("contract.pdf", minipdf.Build("Contract")))
+	}, casefiles.BytesUpload("contract.pdf", mockserver.SamplePDF("Contract")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +72,7 @@ func TestSaveSignedPDFs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(pdf, []byte("%PDF-")) || len(pdf) <= len(minipdf.Build("Contract")) {
+	if !bytes.HasPrefix(pdf, []byte("%PDF-")) || len(pdf) <= len(mockserver.SamplePDF("Contract")) {
 		t.Fatalf("%s is not the signed PDF (%d bytes)", want, len(pdf))
 	}
 }

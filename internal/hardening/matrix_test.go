@@ -256,7 +256,7 @@ var matrix = []row{
 			// a GET fills it first (tested in package webhooks).
 			s, err := c.Webhooks.UpdateSubscription(ctx, fx.subscription, &webhooks.SubscriptionRequest{
 				Endpoint: receiver().URL + "/c", EventTypes: []webhooks.EventType{webhooks.SubscriptionTest},
-				IsActive: webhooks.Bool(true)})
+				IsActive: signkit.Ptr(true)})
 			return check(err, s != nil && strings.HasSuffix(s.Endpoint, "/c"), "subscription %v", s != nil)
 		}, func(s *state) { s.Endpoint = receiver().URL + "/c" },
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 1, ok, true)}},

@@ -18,7 +18,7 @@ const (
 	ActionReject        = "reject"         // the signer rejected: signer rejected, then case file rejected
 	ActionBounce        = "bounce"         // the request email bounced temporarily: transientBounce
 	ActionUndeliverable = "undeliverable"  // emails cannot reach the signer: undeliverable, status 5
-	ActionDelete        = "delete"         // the signer was removed: deleted, then maybe the next round
+	ActionDelete        = "delete"         // the signer was removed before their round started: deleted
 )
 
 // signerActionRule says in which signer statuses an action is allowed,
@@ -72,7 +72,10 @@ func signerActionRules() map[string]signerActionRule {
 		ActionReject:        {from: active, Event: evSignerRejected, to: sgRejected},
 		ActionBounce:        {from: active, needEmail: true, Event: evSignerBounce, to: -1},
 		ActionUndeliverable: {from: []int{sgPending}, needEmail: true, Event: evSignerUndeliver, to: sgUndeliverable},
-		ActionDelete:        {from: []int{sgNew, sgPending, sgUndeliverable}, Event: evSignerDeleted, to: sgDeleted},
+		// Only a signer whose round has not started can be removed: once
+		// asked to sign, a signer signs or rejects (docs/mockserver.md,
+		// "Dashboard").
+		ActionDelete: {from: []int{sgNew}, Event: evSignerDeleted, to: sgDeleted},
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
-	"github.com/signkit/signkit-go/examples/internal/minipdf"
+	"github.com/signkit/signkit-go/mockserver/internal/minipdf"
 )
 
 func TestBuildIsValid(t *testing.T) {

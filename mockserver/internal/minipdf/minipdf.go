@@ -1,5 +1,5 @@
-// Package minipdf builds small, valid one-page PDF documents in memory, so
-// that the examples have documents to upload without shipping files.
+// Package minipdf builds small, valid one-page PDF documents in memory:
+// mockserver.SamplePDF, the documents tests and examples upload.
 package minipdf
 
 import (
