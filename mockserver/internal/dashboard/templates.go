@@ -49,6 +49,8 @@ th{background:#f9fafb}
 {{if eq .Active "casefiles"}}{{template "casefiles" .Data}}{{end}}
 {{if eq .Active "webhooks"}}{{template "webhooks" .Data}}{{end}}
 {{if eq .Active "clock"}}{{template "clock" .Data}}{{end}}
+{{if eq .Active "error"}}<p class="flash note-error" id="message" role="alert">{{.Data}}</p>
+<p><a href="/mock/ui" id="home">Back to the inbox</a></p>{{end}}
 {{end}}
 
 {{define "count"}}{{if gt .Total (len .List)}}<p class="count">The newest {{len .List}} of {{.Total}}.</p>{{end}}{{end}}
