@@ -8,6 +8,13 @@
 // five endpoint URLs and the default credentials. SIGINT or SIGTERM shuts
 // the server down cleanly.
 //
+// Every route answers 421 to a Host other than a loopback name and the
+// listen address; in a container, admit the names other containers use:
+//
+//	signkit-mock -addr 0.0.0.0:8765 -allow-host mock,mock.internal
+//
+// (docs/mockserver.md, "Who may drive the control API").
+//
 // The trigger subcommand, like stripe trigger, sends one correctly signed
 // webhook event of any of the platform's 17 types, with a sample payload,
 // to a receiver, and prints its answer.

@@ -95,7 +95,8 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // fallback serves the routes of mux, whose catch-all "/" (noRoute) answers
 // what matches no route in the platform's JSON error shape: 405 with Allow
 // when the path has routes for other methods, 401 to a bad token on a
-// protected service's path, else 404.
+// protected service's path, else 404. Under /public/ and /mock/ui a
+// browser gets an HTML page instead.
 type fallback struct {
 	a   *App
 	mux *http.ServeMux
