@@ -76,7 +76,11 @@ func TestBrowserHostilePageCannotDriveTheMock(t *testing.T) {
 	s.core.Signing.Inspect(id, func(cf *caseFile) { signerID = cf.Signers[0].ID })
 	signerStatus := func() int {
 		st := -1
-		s.core.Signing.Inspect(id, func(cf *caseFile) { st = cf.Signers[0].Status })
+		s.core.Signing.Inspect(id, func(cf *caseFile) {
+			if cf != nil {
+				st = cf.Signers[0].Status
+			}
+		})
 		return st
 	}
 	before, beforeSigner, beforeStats := s.Now(), signerStatus(), s.Stats()
@@ -116,7 +120,7 @@ func TestBrowserHostilePageCannotDriveTheMock(t *testing.T) {
 	mu.Lock()
 	got := strings.Join(reports, "\n")
 	mu.Unlock()
-	t.Logf("the hostile page reports: %s", got)
+	t.Logf("the hostile page reports: %s", hideSecrets(got))
 	if len(reports) != 1 {
 		t.Fatalf("%d reports from the hostile page, want 1", len(reports))
 	}
@@ -203,13 +207,13 @@ window.advance = () => fetch('/mock/clock/advance', {method: 'POST', headers: {'
 	t.Cleanup(func() { _ = hs.Close(); s.Close() })
 
 	stolen := run(t, ctx, "read the credentials", chromedp.Evaluate[string](`steal()`, chromedp.EvalAwaitPromise))
-	t.Logf("the page read: %.80s", stolen)
+	t.Logf("the page read: %.80s", hideSecrets(stolen))
 	c := s.DefaultCredentials()
 	if strings.Contains(stolen, c.ClientSecret) || strings.Contains(stolen, c.APISecret) {
 		t.Error("the rebound page read the credentials")
 	}
 	if !strings.HasPrefix(stolen, "421 ") {
-		t.Errorf("GET /mock/credentials from the rebound page: %.200s, want 421", stolen)
+		t.Errorf("GET /mock/credentials from the rebound page: %.200s, want 421", hideSecrets(stolen))
 	}
 	moved := run(t, ctx, "advance the clock", chromedp.Evaluate[string](`advance()`, chromedp.EvalAwaitPromise))
 	if !strings.HasPrefix(moved, "421 ") || !s.Now().Equal(epoch) {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,13 @@ func netSend(t *testing.T, req *http.Request) (int, string, string) {
 	}
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
 }
+
+// secretField matches the secrets of a JSON answer, which test output must
+// not carry (they are hidden when an unexpected answer is shown).
+var secretField = regexp.MustCompile(`"(clientSecret|apiSecret|secret)":"[^"]*"`)
+
+// hideSecrets answers body with the values of its secret fields hidden.
+func hideSecrets(body string) string { return secretField.ReplaceAllString(body, `"$1":"[hidden]"`) }
 
 // netReq builds a request to s over the network with the Host host ("":
 // the URL's) and the headers given as name, value pairs.
@@ -63,7 +71,7 @@ func TestHostRuleRefusesOtherNames(t *testing.T) {
 			st, ct, body := netSend(t, netReq(t, s, "GET", path, host, "", "Authorization", "Bearer "+tok))
 			if st != http.StatusMisdirectedRequest || !strings.HasPrefix(ct, "application/json") ||
 				!strings.Contains(body, `"error":"misdirected_request"`) || !strings.Contains(body, "-allow-host") {
-				t.Errorf("GET %s with Host %s: %d %s %s", path, host, st, ct, body)
+				t.Errorf("GET %s with Host %s: %d %s %.200s", path, host, st, ct, hideSecrets(body))
 			}
 			if c := s.DefaultCredentials(); strings.Contains(body, c.ClientSecret) || strings.Contains(body, c.APISecret) {
 				t.Errorf("GET %s with Host %s leaks a secret", path, host)
@@ -84,7 +92,7 @@ func TestHostRuleRefusesOtherNames(t *testing.T) {
 	// The loopback names and the base URL's host are served.
 	for _, host := range []string{"", "localhost", "LocalHost:" + port, "mock.localhost:" + port, "127.0.0.1", "127.1.2.3:" + port, "[::1]:" + port, "localhost."} {
 		if st, _, body := netSend(t, netReq(t, s, "GET", "/mock/credentials", host, "")); st != http.StatusOK {
-			t.Errorf("GET /mock/credentials with Host %q: %d %s", host, st, body)
+			t.Errorf("GET /mock/credentials with Host %q: %d %s", host, st, hideSecrets(body))
 		}
 	}
 }
@@ -175,7 +183,7 @@ func TestOriginRule(t *testing.T) {
 			hs := append([]string{"Content-Type", "application/json"}, tc.headers...)
 			st, ct, body := netSend(t, netReq(t, s, r.method, r.path, "", r.body, hs...))
 			if st != http.StatusForbidden || !strings.HasPrefix(ct, "application/json") || !strings.Contains(body, `"error":"forbidden"`) {
-				t.Errorf("%s %s from %s: %d %s %s", r.method, r.path, tc.name, st, ct, body)
+				t.Errorf("%s %s from %s: %d %s %.200s", r.method, r.path, tc.name, st, ct, hideSecrets(body))
 			}
 		}
 		st, ct, body := netSend(t, netReq(t, s, "POST", "/mock/ui/clock", "", "amount=10&unit=days",
@@ -233,7 +241,7 @@ func TestControlTakesJSONOnly(t *testing.T) {
 		}
 		st, _, body := netSend(t, netReq(t, s, "POST", tc.path, "", tc.body, hs...))
 		if st != http.StatusUnsupportedMediaType || !strings.Contains(body, "send Content-Type: application/json") {
-			t.Errorf("POST %s as %q: %d %s", tc.path, tc.name, st, body)
+			t.Errorf("POST %s as %q: %d %.200s", tc.path, tc.name, st, hideSecrets(body))
 		}
 	}
 	if !s.Now().Equal(epoch) || len(s.Faults()) != 0 {
