@@ -26,14 +26,16 @@ func needTool(t *testing.T, name string) string {
 	return p
 }
 
-// browser starts headless Chromium for one test.
-func browser(t *testing.T) context.Context {
+// browser starts headless Chromium for one test, with the options extra
+// besides the usual ones.
+func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path := needTool(t, "chromium")
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.Headless, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()))
+	opts = append(opts, extra...)
 	// The whole browser session is bounded; each step has its own bound (run).
 	life, cancelLife := context.WithTimeout(context.Background(), 3*time.Minute)
 	actx, cancelAlloc := chromedp.NewExecAllocator(life, opts...)

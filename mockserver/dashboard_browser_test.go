@@ -132,6 +132,128 @@ func TestBrowserDashboard(t *testing.T) {
 	shots.take(ctx, "5-clock")
 }
 
+// reachableJS answers the buttons matching the selector %s that a person
+// on this screen cannot reach: each must be in the window without
+// scrolling sideways, or inside a container that the person can scroll
+// (overflow-x auto or scroll, and wider content than the box); once
+// scrolled into view it must lie within the window, be what a tap at its
+// centre hits, and have the first cell of its row (whom or what it acts
+// on) in view beside it. The page itself must not scroll
+// sideways.
+const reachableJS = `(() => {
+  const p = [], els = [...document.querySelectorAll(%q)];
+  if (!els.length) p.push('no button matches');
+  const scroller = el => {
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if ((o === 'auto' || o === 'scroll') && a.scrollWidth > a.clientWidth) return a;
+    }
+    return null;
+  };
+  for (const el of els) {
+    const name = el.getAttribute('aria-label') || el.textContent.trim();
+    document.querySelectorAll('main *').forEach(a => { a.scrollLeft = 0; });
+    window.scrollTo(0, 0);
+    const r0 = el.getBoundingClientRect();
+    if ((r0.left < 0 || r0.right > innerWidth) && !scroller(el)) { p.push(name + ': off screen at ' + Math.round(r0.left) + ' px, in no container a person can scroll'); continue; }
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) {
+      p.push(name + ': not within the window once scrolled to: ' + [r.left, r.top, r.right, r.bottom].map(Math.round)); continue;
+    }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !el.contains(hit)) p.push(name + ': covered by ' + (hit ? hit.tagName + '.' + hit.className : 'nothing'));
+    const row = el.closest('tr'), who = row && row.cells[0];
+    if (who) {
+      const w = who.getBoundingClientRect();
+      if (w.left < 0 || w.right > innerWidth) p.push(name + ': whom it acts on (' + who.textContent.trim().slice(0, 40) + ') is out of view beside it');
+    }
+  }
+  if (document.documentElement.scrollWidth > innerWidth) p.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' px');
+  return p;
+})()`
+
+// reachable fails the test for each button matching sel that a person on
+// the emulated screen cannot reach (reachableJS).
+func reachable(t *testing.T, ctx context.Context, what, sel string) {
+	t.Helper()
+	for _, p := range run(t, ctx, what+": reachable", chromedp.Evaluate[[]string](fmt.Sprintf(reachableJS, sel))) {
+		t.Errorf("%s: %s", what, p)
+	}
+}
+
+// The dashboard on a phone (390 x 844): every signer action and every
+// replay button can be brought into view and tapped, the ones past the
+// edge of the screen by scrolling their table; tapping them works. An
+// unknown path of the dashboard is its own 404 page.
+func TestBrowserDashboardOnAPhone(t *testing.T) {
+	t.Parallel()
+	shots := newScreenshots(t)
+	ctx := browserOn(t, pageViewports[1])
+	if vp := pageViewports[1]; vp.width != 390 || vp.height != 844 {
+		t.Fatalf("the phone's screen is %dx%d", vp.width, vp.height)
+	}
+	s := Start(t, WithManualClock(epoch))
+	tok := login(t, s, s.DefaultCredentials())
+	hook := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	t.Cleanup(hook.Close)
+	if st, b := call(t, s, "POST", "/webhook/api/v1/subscriptions", tok, map[string]any{
+		"endpoint": hook.URL + "/hook", "eventTypes": []string{"sign.casefile.completed"}}, nil); st != 201 {
+		t.Fatalf("subscribe: %d %s", st, b)
+	}
+	done, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", sndPDF(t, "Contract text")))
+	var annID int64
+	s.core.Signing.Inspect(done, func(cf *caseFile) { annID = cf.Signers[0].ID })
+	if err := s.core.Signing.Control.SignerAction(done, annID, "sign"); err != nil {
+		t.Fatal(err)
+	}
+	other := sndCase("Bo Lindqvist-Andersen:bo.lindqvist-andersen@a-long-company-name.example.com", "Cy:-", "Dee:dee@example.com:1")
+	other["title"] = "Framework agreement for the supply of office furniture, 2027–2030"
+	id, _ := sndRun(t, s, tok, other, sndFile("doc.pdf", sndPDF(t, "Framework text")))
+	var dee int64
+	s.core.Signing.Inspect(id, func(cf *caseFile) { dee = cf.Signers[2].ID })
+	s.Advance(0)
+	ui := s.URL() + "/mock/ui"
+
+	run(t, ctx, "open the case files", chromedp.Navigate(ui+"/casefiles"))
+	run(t, ctx, "wait for the buttons", chromedp.WaitVisible(chromedp.CSS("button[data-action]")))
+	checkPage(t, ctx, "case files view", "en")
+	reachable(t, ctx, "case files view", "main button[data-action]")
+	shots.take(ctx, "1-casefiles")
+	del := fmt.Sprintf(`#signer-%d button[data-action="delete"]`, dee)
+	run(t, ctx, "tap delete for Dee", chromedp.Click(chromedp.CSS(del)))
+	run(t, ctx, "wait for the note", chromedp.WaitVisible(chromedp.CSS("#note")))
+	if exists(t, ctx, del) || !strings.Contains(run(t, ctx, "read the note", chromedp.Text(chromedp.CSS("#note"))), "delete: done") {
+		t.Error("tapping delete on a phone did not delete the signer")
+	}
+
+	run(t, ctx, "open the webhooks", chromedp.Navigate(ui+"/webhooks"))
+	run(t, ctx, "wait for the deliveries", chromedp.WaitVisible(chromedp.CSS("#deliveries")))
+	checkPage(t, ctx, "webhooks view", "en")
+	reachable(t, ctx, "webhooks view", "main button.replay")
+	shots.take(ctx, "2-webhooks")
+	run(t, ctx, "tap replay", chromedp.Click(chromedp.CSS("button.replay")))
+	run(t, ctx, "wait for the note", chromedp.WaitVisible(chromedp.CSS("#note")))
+	if note := run(t, ctx, "read the note", chromedp.Text(chromedp.CSS("#note"))); !strings.Contains(note, "started") {
+		t.Errorf("tapping replay on a phone: %q", note)
+	}
+
+	run(t, ctx, "open the clock", chromedp.Navigate(ui+"/clock"))
+	run(t, ctx, "wait for the form", chromedp.WaitVisible(chromedp.CSS("#advance")))
+	reachable(t, ctx, "clock view", "#advance-button")
+
+	run(t, ctx, "open an unknown page", chromedp.Navigate(ui+"/casefile"))
+	run(t, ctx, "wait for the message", chromedp.WaitVisible(chromedp.CSS("#message")))
+	if st := status(t, ctx); st != http.StatusNotFound {
+		t.Errorf("an unknown page of the dashboard: status %d", st)
+	}
+	checkPage(t, ctx, "404 page", "en")
+	if !exists(t, ctx, `nav.tabs a[href="/mock/ui/casefiles"]`) {
+		t.Error("the 404 page has no way back into the dashboard")
+	}
+	shots.take(ctx, "3-not-found")
+}
+
 // The case files view offers a signer exactly the actions the control API
 // allows in its state: each action is tried on a fresh case file in each
 // state, through the dashboard's own form.

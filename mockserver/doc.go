@@ -59,6 +59,26 @@
 // signkit.ErrConflict) for an action the state refuses, signkit.ErrNotFound
 // for an unknown id.
 //
+// # Who may drive it
+//
+// The control API has no token, so the mock keeps it to the people who run
+// it (docs/mockserver.md, "Who may drive the control API"):
+//
+//   - A state-changing request (not GET, HEAD or OPTIONS) to the control
+//     API or the dashboard's forms with an Origin, or without one a
+//     Referer, of another origin is answered 403; Origin: null is another
+//     origin. curl, the SDK and test code send neither and pass; the
+//     dashboard's own forms carry the mock's origin.
+//   - A control API request with a body that is not JSON is answered 415:
+//     send Content-Type: application/json with a body, or no body at all
+//     (POST /mock/reset).
+//   - A request over the network whose Host is neither a loopback name
+//     (localhost, *.localhost, 127.0.0.0/8, [::1]), the base URL's host,
+//     nor a name given to WithAllowedHosts (the binary: -allow-host) is
+//     answered 421 on every route, so that a page whose name is rebound to
+//     127.0.0.1 reads nothing. Requests through Transport, or to Handler
+//     called in process, are not checked; Start listens on 127.0.0.1.
+//
 // # What it does not do
 //
 // It keeps everything in memory, bounded: per-account Limits (WithLimits)

@@ -161,6 +161,9 @@ func ctlSend(t *testing.T, s *Server, method, path, body string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json") // the control API takes JSON only
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)

@@ -43,7 +43,7 @@ func TestListenerCutsTricklingBody(t *testing.T) {
 	}
 	defer conn.Close()
 	start := time.Now()
-	fmt.Fprintf(conn, "POST /mock/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	fmt.Fprintf(conn, "POST /mock/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
 	closed := make(chan time.Duration, 1)
 	go func() {
 		_, _ = io.Copy(io.Discard, conn) // until the server closes
@@ -109,7 +109,7 @@ func TestListenerIdleTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(conn, "GET /mock/health HTTP/1.1\r\nHost: x\r\n\r\n")
+	fmt.Fprintf(conn, "GET /mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 	br := bufio.NewReader(conn)
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/signkit/signkit-go/mockserver/internal/app"
@@ -104,6 +105,25 @@ func WithBaseURL(u string) Option {
 	return func(c *config) {
 		if u != "" {
 			c.BaseURL = u
+		}
+	}
+}
+
+// WithAllowedHosts admits more host names in the Host header of requests
+// that reach the server over a connection, besides the loopback names
+// (localhost, *.localhost, 127.0.0.0/8, [::1]) and the host of the base URL
+// (WithBaseURL): a container's name, a compose service's. Names are
+// compared without regard to case, and a port given with one is ignored.
+// A request naming another host is answered 421 Misdirected Request on
+// every route, so that a web page cannot reach the server under a name of
+// its own (DNS rebinding); requests served in process (Transport, or
+// Handler called directly) are not checked. Calls add up.
+func WithAllowedHosts(names ...string) Option {
+	return func(c *config) {
+		for _, n := range names {
+			if h := app.HostName(strings.TrimSpace(n)); h != "" {
+				c.AllowedHosts = append(c.AllowedHosts, h)
+			}
 		}
 	}
 }

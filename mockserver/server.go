@@ -56,6 +56,9 @@ func Start(t testing.TB, opts ...Option) *Server {
 }
 
 // Handler serves every service, the public pages and the control API.
+// Served by a listener of your own, it answers 421 to a Host that is not a
+// loopback name, the base URL's host or an allowed one (WithAllowedHosts);
+// called in process (no connection), it takes any host.
 func (s *Server) Handler() http.Handler { return s.core.Handler() }
 
 // URL is the base URL of the server (see WithBaseURL), without a trailing slash.
@@ -94,7 +97,8 @@ func (s *Server) Now() time.Time { return s.core.Clock.Now() }
 func (s *Server) Advance(d time.Duration) { s.core.Clock.Advance(d) }
 
 // Transport answers an http.RoundTripper that serves requests in process,
-// without sockets, so it works inside testing/synctest. Any host works.
+// without sockets, so it works inside testing/synctest. Any host works: the
+// Host rule of WithAllowedHosts is for requests over a connection.
 func (s *Server) Transport() http.RoundTripper { return inproc.Transport{Handler: s.core.Handler()} }
 
 // Reset returns every domain to its initial state, as POST /mock/reset does:

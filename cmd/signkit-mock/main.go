@@ -8,6 +8,13 @@
 // five endpoint URLs and the default credentials. SIGINT or SIGTERM shuts
 // the server down cleanly.
 //
+// Every route answers 421 to a Host other than a loopback name and the
+// listen address; in a container, admit the names other containers use:
+//
+//	signkit-mock -addr 0.0.0.0:8765 -allow-host mock,mock.internal
+//
+// (docs/mockserver.md, "Who may drive the control API").
+//
 // The trigger subcommand, like stripe trigger, sends one correctly signed
 // webhook event of any of the platform's 17 types, with a sample payload,
 // to a receiver, and prints its answer.
@@ -52,6 +59,14 @@ const usage = `usage: signkit-mock [flags]
        signkit-mock trigger TYPE --to URL --secret-file FILE
            send one signed webhook event to a receiver (trigger -h says more)
 
+Only its users drive it: the control API (/mock/) and the dashboard
+(/mock/ui) refuse a state-changing request from another origin's web page
+(Origin, or Referer, of another origin: 403), and a control API body that
+is not JSON (415: send Content-Type: application/json); curl, SDKs and
+test code send no Origin and pass. Every route answers 421 to a Host other
+than localhost, *.localhost, 127.0.0.0/8, [::1], the listen address and
+the -allow-host names (DNS rebinding).
+
 flags:
 `
 
@@ -63,6 +78,7 @@ type options struct {
 	control            bool
 	idle, bodyTimeout  time.Duration
 	limits             mockserver.Limits
+	allowHosts         []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -83,6 +99,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.idle, "idle-timeout", mockserver.DefaultIdleTimeout, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", mockserver.DefaultBodyProgressTimeout,
 		"how long a request body may go without a byte before the connection is cut")
+	fs.Func("allow-host", "admit another host name NAME[,NAME...] in requests' Host header besides localhost, 127.0.0.1, [::1] "+
+		"and the listen address (a container's or compose service's name); repeatable. Other names get 421 (DNS rebinding)",
+		func(v string) error { return parseHosts(v, &o.allowHosts) })
 	fs.Func("limits", "per-account limits, e.g. Forms=20000,Submissions=100000 (fields of mockserver.Limits; -1: none)",
 		func(v string) error { return parseLimits(v, &o.limits) })
 	if err := fs.Parse(args); err != nil {
@@ -105,7 +124,7 @@ func (o options) serverOptions(baseURL string) ([]mockserver.Option, error) {
 	opts := []mockserver.Option{mockserver.WithBaseURL(baseURL), mockserver.WithMaxBodyBytes(o.maxBody),
 		mockserver.WithMaxFileBytes(o.maxFile), mockserver.WithJobDelay(o.jobDelay), mockserver.WithControlAPI(o.control),
 		mockserver.WithIdleTimeout(o.idle), mockserver.WithBodyProgressTimeout(o.bodyTimeout),
-		mockserver.WithLimits(o.limits)}
+		mockserver.WithLimits(o.limits), mockserver.WithAllowedHosts(o.allowHosts...)}
 	if o.clock == "manual" {
 		start := time.Now().UTC()
 		if o.start != "" {
@@ -164,6 +183,28 @@ func printBanner(w io.Writer, base string, c mockserver.UserCredentials, o optio
 	fmt.Fprintf(w, "auth      %s\nforms     %s\nsign      %s\nsend      %s\nwebhook   %s\n", e.Auth, e.Forms, e.Sign, e.Send, e.Webhook)
 	fmt.Fprintf(w, "client_id %s\nclient_secret %s\napi_key   %s\napi_secret %s\n", c.ClientID, c.ClientSecret, c.APIKey, c.APISecret)
 	fmt.Fprintf(w, "clock     %s\ncontrol   %v\n", o.clock, o.control)
+}
+
+// parseHosts reads host names, separated by commas, onto hosts: names or
+// IP addresses, with a port or without.
+func parseHosts(v string, hosts *[]string) error {
+	for name := range strings.SplitSeq(v, ",") {
+		name = strings.TrimSpace(name)
+		h := name
+		if host, port, err := net.SplitHostPort(name); err == nil {
+			if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+				h = ""
+			} else {
+				h = host
+			}
+		}
+		h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+		if h == "" || strings.ContainsAny(name, "/@?#* ") {
+			return fmt.Errorf("%q is not a host name (give a name such as mock or mock.internal, without a scheme or path)", name)
+		}
+		*hosts = append(*hosts, name)
+	}
+	return nil
 }
 
 // parseLimits reads Field=N pairs, separated by commas, into l; the fields

@@ -138,6 +138,44 @@ func TestParseLimits(t *testing.T) {
 	}
 }
 
+// -allow-host admits more names in the Host header (repeatable, commas
+// between names, ports ignored); others get 421 on every route. A value
+// that is not a host name is refused.
+func TestAllowHostFlag(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_ = run(ctx, []string{"-addr", "127.0.0.1:0", "-allow-host", "mock, Mock.Internal:8765", "-allow-host", "[fd00::5]"}, pw, io.Discard)
+		pw.Close()
+	}()
+	base, _ := readBanner(t, pr)
+	for host, want := range map[string]int{"mock": 200, "MOCK:1": 200, "mock.internal": 200, "[fd00::5]:8765": 200,
+		"localhost": 200, strings.TrimPrefix(base, "http://"): 200, "evil.example": 421, "mock.evil.example": 421} {
+		for _, path := range []string{"/mock/credentials", "/api/v1/casefiles"} {
+			req, err := http.NewRequest("GET", base+path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Host = host
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if got := resp.StatusCode; (want == 421) != (got == 421) {
+				t.Errorf("GET %s with Host %s: %d, want %d", path, host, got, want)
+			}
+		}
+	}
+	for _, bad := range []string{"http://mock", "mock/x", "", "a,,b", "*"} {
+		if _, err := parseFlags([]string{"-allow-host", bad}, io.Discard); err == nil {
+			t.Errorf("-allow-host %q: no error", bad)
+		}
+	}
+}
+
 func TestControlOffFlag(t *testing.T) {
 	t.Parallel()
 	pr, pw := io.Pipe()

@@ -7,6 +7,7 @@ package app
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
 	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/dashboard"
 	"github.com/signkit/signkit-go/mockserver/internal/faults"
 	"github.com/signkit/signkit-go/mockserver/internal/journal"
 	"github.com/signkit/signkit-go/mockserver/internal/quota"
@@ -38,6 +40,7 @@ type Config struct {
 	JournalSize    int           // requests and delivery attempts remembered
 	Control        bool          // serve the control API under /mock/
 	BaseURL        string        // where the mock is reachable
+	AllowedHosts   []string      // Host names served besides loopback names and BaseURL's (guard.go)
 	Limits         quota.Limits  // per customer, resolved
 	Admin          accounts.User // the default customer's admin user
 }
@@ -63,7 +66,10 @@ type App struct {
 
 	quotas     *quota.Set
 	handler    http.Handler
-	resetHooks []func() // run by Reset, in registration order
+	ui         *dashboard.Dashboard // nil with the control API off
+	baseHost   string               // BaseURL's host name, as HostName answers it
+	baseOrigin string               // BaseURL's origin, as originOf answers it; "": none
+	resetHooks []func()             // run by Reset, in registration order
 	closeOnce  sync.Once
 }
 
@@ -76,6 +82,10 @@ func New(cfg Config) *App {
 	a := &App{Cfg: cfg, Clock: clock.New(cfg.ManualClock, start), Journal: journal.New(cfg.JournalSize),
 		quotas: quota.NewSet(cfg.Limits), Temp: &tmpdir.Dir{}, Faults: faults.NewStore(cfg.MaxBodyBytes),
 		OpenAPI: newOpenAPI()}
+	if u, err := url.Parse(cfg.BaseURL); err == nil {
+		a.baseHost = HostName(u.Host)
+	}
+	a.baseOrigin, _ = originOf(cfg.BaseURL)
 	a.onReset(a.quotas.Reset)
 	a.onReset(a.Faults.Reset)
 	a.initAccounts()
@@ -83,7 +93,7 @@ func New(cfg Config) *App {
 	a.initCollect()  // after initSigning: a submission creates a case file there
 	a.initSend()     // after initSigning: its jobs create case files there
 	a.initWebhooks() // after initSigning: it listens to the event log
-	a.handler = wire.WithRequestID(journal.Middleware(a.Journal, a.Clock.Now, a.Faults.Middleware(a.routes())))
+	a.handler = wire.WithRequestID(journal.Middleware(a.Journal, a.Clock.Now, &guard{a: a, next: a.Faults.Middleware(a.routes())}))
 	if dir := os.Getenv(traffic.DirEnv); dir != "" {
 		a.handler = traffic.Record(dir, a.handler) // the OpenAPI check's recording (docs/mockserver.md)
 	}

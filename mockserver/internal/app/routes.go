@@ -100,6 +100,7 @@ func (a *App) routes() http.Handler {
 
 		// The dashboard: server-rendered pages over the control API.
 		ui := a.dashboard()
+		a.ui = ui
 		route(svcControl, "GET /mock/ui", ui.HandleInbox)
 		route(svcControl, "GET /mock/ui/emails", ui.HandleInbox)
 		route(svcControl, "GET /mock/ui/casefiles", ui.HandleCaseFiles)

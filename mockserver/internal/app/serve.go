@@ -95,7 +95,8 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // fallback serves the routes of mux, whose catch-all "/" (noRoute) answers
 // what matches no route in the platform's JSON error shape: 405 with Allow
 // when the path has routes for other methods, 401 to a bad token on a
-// protected service's path, else 404.
+// protected service's path, else 404. Under /public/ and /mock/ui a
+// browser gets an HTML page instead.
 type fallback struct {
 	a   *App
 	mux *http.ServeMux
@@ -138,8 +139,13 @@ func (f *fallback) noRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		wire.WriteError(w, &wire.Error{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
-			Message: "method " + r.Method + " is not allowed here; allowed: " + strings.Join(allowed, ", ")})
+		e := &wire.Error{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
+			Message: "method " + r.Method + " is not allowed here; allowed: " + strings.Join(allowed, ", ")}
+		if isDashboardPath(r.URL.Path) {
+			f.a.refuse(w, r, e) // a page to a browser, as every answer of the dashboard
+			return
+		}
+		wire.WriteError(w, e)
 		return
 	}
 	if svc, ok := serviceOfPath(r.URL.Path); ok {
@@ -147,6 +153,11 @@ func (f *fallback) noRoute(w http.ResponseWriter, r *http.Request) {
 			wire.WriteError(w, err)
 			return
 		}
+	}
+	if isDashboardPath(r.URL.Path) && f.a.ui != nil && !wire.WantsJSON(r) {
+		// A person in the dashboard followed a link: the dashboard's page.
+		_ = f.a.ui.WriteError(w, http.StatusNotFound, "There is no page of the dashboard at "+r.URL.Path+".")
+		return
 	}
 	if strings.HasPrefix(r.URL.Path, "/public/") && !wire.WantsJSON(r) {
 		// A person followed a link: an HTML page, as every public page is.

@@ -70,6 +70,20 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, a
 	return nil
 }
 
+// WriteError writes the dashboard's page of a request it cannot serve (an
+// unknown path, a refused request): the nav, the status as the heading and
+// message, with status.
+func (d *Dashboard) WriteError(w http.ResponseWriter, status int, message string) error {
+	v := view{Lang: "en", Title: http.StatusText(status) + " · signkit mock dashboard", Heading: http.StatusText(status),
+		Active: "error", Data: message}
+	b, err := pages.Render(page, v)
+	if err != nil {
+		return err
+	}
+	pages.Write(w, status, b)
+	return nil
+}
+
 // back answers a POST with 303 to the view, with a note of what happened.
 func back(w http.ResponseWriter, r *http.Request, to, note string, failed bool) {
 	q := url.Values{"note": {note}}

@@ -11,7 +11,10 @@ import (
 // pageHTML is every view of the dashboard inside the pages' layout: the
 // nav, the note of the last action, and the view named by .Active. Tables
 // have fixed column widths, so that long ids, addresses and URLs wrap
-// instead of taking the row; on a narrow screen they scroll sideways.
+// instead of taking the row; on a narrow screen they scroll sideways,
+// except the tables with buttons (signers, delivery attempts), whose rows
+// become blocks there, so that each button sits beside the name of whom
+// or what it acts on (docs/mockserver.md, "Dashboard").
 const pageHTML = `{{define "main"}}<style>
 main{max-width:76rem}
 nav.tabs{display:flex;flex-wrap:wrap;gap:.5rem;margin:0 0 1.5rem}
@@ -35,6 +38,14 @@ th{background:#f9fafb}
 .sub{font-size:.85rem}.sub .mono{font-size:.8rem}
 .casefile h2{overflow-wrap:anywhere}
 .casefile h2 .customer{font-size:.9rem;font-weight:400;margin-left:.5rem}
+@media (max-width:40rem){
+.reflow table,.reflow tbody,.reflow tr,.reflow td{display:block;width:auto;min-width:0}
+.reflow colgroup,.reflow thead{display:none}
+.reflow tr{padding:.5rem 0;border-bottom:1px solid #e5e7eb}
+.reflow td{padding:.2rem 0;border:0}
+.reflow td.who{font-weight:600}
+.reflow td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:#4b5563}
+}
 </style>
 <p class="brand">signkit mock · dashboard</p>
 <h1>{{.Heading}}</h1>
@@ -49,6 +60,8 @@ th{background:#f9fafb}
 {{if eq .Active "casefiles"}}{{template "casefiles" .Data}}{{end}}
 {{if eq .Active "webhooks"}}{{template "webhooks" .Data}}{{end}}
 {{if eq .Active "clock"}}{{template "clock" .Data}}{{end}}
+{{if eq .Active "error"}}<p class="flash note-error" id="message" role="alert">{{.Data}}</p>
+<p><a href="/mock/ui" id="home">Back to the inbox</a></p>{{end}}
 {{end}}
 
 {{define "count"}}{{if gt .Total (len .List)}}<p class="count">The newest {{len .List}} of {{.Total}}.</p>{{end}}{{end}}
@@ -62,9 +75,9 @@ th{background:#f9fafb}
 {{define "casefiles"}}{{if not .}}<p class="empty-note" id="no-casefiles">No case file yet.</p>{{end}}
 {{range .}}{{$cf := .}}<section class="casefile" id="casefile-{{.ID}}" aria-labelledby="casefile-{{.ID}}-title">
 <h2 id="casefile-{{.ID}}-title">{{.ID}}. {{.Title}}<span class="badge" data-status="{{.Status}}">{{.Status}}</span><span class="customer">customer {{.CustomerID}}</span></h2>
-<div class="scroll"><table><colgroup><col style="width:26%"><col style="width:4.5rem"><col style="width:16%"><col></colgroup>
+<div class="scroll reflow"><table><colgroup><col style="width:26%"><col style="width:4.5rem"><col style="width:16%"><col></colgroup>
 <thead><tr><th scope="col">Signer</th><th scope="col">Round</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead><tbody>
-{{range .Signers}}<tr class="signer" id="signer-{{.ID}}"><td>{{.Name}}{{if .Email}}<br><span class="mono">{{.Email}}</span>{{end}}</td><td>{{.SignOrder}}</td><td class="signer-status">{{.Status}}</td>
+{{range .Signers}}<tr class="signer" id="signer-{{.ID}}"><td class="who">{{.Name}}{{if .Email}}<br><span class="mono">{{.Email}}</span>{{end}}</td><td data-label="Round">{{.SignOrder}}</td><td class="signer-status" data-label="Status">{{.Status}}</td>
 <td>{{$sg := .}}{{if .Actions}}<div class="acts">{{range .Actions}}<form method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/{{.}}"><button type="submit" class="secondary" data-action="{{.}}" aria-label="{{.}} as {{$sg.Name}}">{{.}}</button></form>{{end}}</div>{{else}}<span class="none">None{{if ne $cf.Status "pending"}}: the case file is {{$cf.Status}}{{else}} in this state{{end}}</span>{{end}}</td></tr>
 {{end}}</tbody></table></div></section>
 {{end}}{{end}}
@@ -75,10 +88,10 @@ th{background:#f9fafb}
 {{range .Subscriptions}}<tr class="subscription"><td class="mono">{{.ID}}</td><td>{{.CustomerID}}</td><td class="mono">{{.Endpoint}}</td><td>{{join .EventTypes}}</td><td>{{if .IsActive}}yes{{else}}no{{end}}</td></tr>
 {{end}}</tbody></table></div>{{end}}
 <h2>Delivery attempts</h2>{{if not .Deliveries.List}}<p class="empty-note" id="no-deliveries">No delivery attempt yet.</p>{{else}}
-<div class="scroll"><table id="deliveries"><colgroup><col style="width:7rem"><col style="width:28%"><col style="width:5.5rem"><col style="width:6.5rem"><col style="width:4.5rem"><col style="width:6rem"><col><col style="width:6.5rem"></colgroup>
+<div class="scroll reflow"><table id="deliveries"><colgroup><col style="width:7rem"><col style="width:28%"><col style="width:5.5rem"><col style="width:6.5rem"><col style="width:4.5rem"><col style="width:6rem"><col><col style="width:6.5rem"></colgroup>
 <thead><tr><th scope="col">Mock time</th><th scope="col">Event, subscription</th><th scope="col">Attempt</th><th scope="col">Outcome</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Replay</th></tr></thead><tbody>
-{{with .Deliveries}}{{range .List}}<tr class="delivery" data-event-type="{{.EventType}}" data-outcome="{{.Outcome}}"><td class="mono">{{time .At}}</td><td>{{.EventType}}<br><span class="mono">{{.EventID}}</span><br><span class="sub">to <span class="mono">{{.SubscriptionID}}</span></span></td><td>{{.Attempt}}{{if .Replay}} (replay){{end}}</td>
-<td class="{{if eq .Outcome "delivered"}}ok{{else}}bad{{end}}">{{.Outcome}}</td><td class="http-status">{{if .Status}}{{.Status}}{{else}}none{{end}}</td><td>{{.DurationMs}} ms</td><td class="text">{{.Error}}</td>
+{{with .Deliveries}}{{range .List}}<tr class="delivery" data-event-type="{{.EventType}}" data-outcome="{{.Outcome}}"><td class="mono" data-label="Mock time">{{time .At}}</td><td class="who">{{.EventType}}<br><span class="mono">{{.EventID}}</span><br><span class="sub">to <span class="mono">{{.SubscriptionID}}</span></span></td><td data-label="Attempt">{{.Attempt}}{{if .Replay}} (replay){{end}}</td>
+<td class="{{if eq .Outcome "delivered"}}ok{{else}}bad{{end}}" data-label="Outcome">{{.Outcome}}</td><td class="http-status" data-label="Status">{{if .Status}}{{.Status}}{{else}}none{{end}}</td><td data-label="Duration">{{.DurationMs}} ms</td><td class="text"{{if .Error}} data-label="Error"{{end}}>{{.Error}}</td>
 <td><form method="post" action="/mock/ui/webhooks/replay"><input type="hidden" name="subscriptionId" value="{{.SubscriptionID}}"><input type="hidden" name="eventId" value="{{.EventID}}"><button type="submit" class="secondary replay" aria-label="Replay {{.EventType}} {{.EventID}}">Replay</button></form></td></tr>
 {{end}}</tbody></table></div>{{template "count" .}}{{end}}{{end}}{{end}}
 

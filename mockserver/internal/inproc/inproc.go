@@ -3,6 +3,7 @@
 package inproc
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,10 +15,25 @@ import (
 // The response body streams through a pipe while the handler runs.
 type Transport struct{ Handler http.Handler }
 
+// servedKey marks the context of a request that Transport serves.
+type servedKey struct{}
+
+// Served reports whether r is served in process by a Transport: it reached
+// the handler without a connection, so no browser can have sent it. A
+// request that came over a connection carries the listener's context
+// (http.LocalAddrContextKey) instead; the Host rule of docs/mockserver.md
+// ("Who may drive the control API") applies only to those. The mark is
+// needed because a request built from a handler's own context carries
+// that listener's context too.
+func Served(r *http.Request) bool {
+	v, _ := r.Context().Value(servedKey{}).(bool)
+	return v
+}
+
 // RoundTrip implements http.RoundTripper.
 func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
-	r := req.Clone(ctx)
+	r := req.Clone(context.WithValue(ctx, servedKey{}, true))
 	if r.Body == nil {
 		r.Body = http.NoBody
 	}
