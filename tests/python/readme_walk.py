@@ -3,7 +3,12 @@
 the Python standard library only: the API Keys Grant, a form with
 multi-entry inputs, its publication and a submission, a case file through
 the Send service, signing on the signer's page, and a verified webhook
-event. Usage: readme_walk.py BASE_URL (the line signkit-mock prints)."""
+event.
+
+Usage: readme_walk.py BASE_URL (the URL of the line signkit-mock prints), or
+readme_walk.py --bin PATH to start that signkit-mock binary on a free
+loopback port for the walk and stop it at the end; with no argument, the
+binary named by SIGNKIT_MOCK_BIN."""
 
 import base64
 import datetime
@@ -14,6 +19,7 @@ import json
 import os
 import queue
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -237,10 +243,39 @@ class Receiver:
         raise SystemExit(f"no verified {typ} event within {timeout} s")
 
 
+def start_mock(binary):
+    """Starts the signkit-mock binary on a free loopback port; answers the
+    process and the base URL of its first line, "listening on URL"."""
+    proc = subprocess.Popen([binary, "-addr", "127.0.0.1:0", "-job-delay", "200ms"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()  # the rest of the banner (credentials) stays unread
+    if not line.startswith("listening on http://"):
+        proc.kill()
+        raise SystemExit(f"{binary}: unexpected first line {line.strip()!r}")
+    return proc, line.split()[-1]
+
+
 def main():
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: readme_walk.py BASE_URL")
-    w, receiver = Walk(sys.argv[1]), Receiver()
+    args = sys.argv[1:]
+    if not args and os.environ.get("SIGNKIT_MOCK_BIN"):
+        args = ["--bin", os.environ["SIGNKIT_MOCK_BIN"]]
+    proc = None
+    if len(args) == 2 and args[0] == "--bin":
+        proc, base = start_mock(args[1])
+    elif len(args) == 1 and not args[0].startswith("-"):
+        base = args[0]
+    else:
+        raise SystemExit("usage: readme_walk.py BASE_URL | readme_walk.py --bin PATH (default: $SIGNKIT_MOCK_BIN)")
+    try:
+        walk(base)
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=15)
+
+
+def walk(base):
+    w, receiver = Walk(base), Receiver()
     steps = [("openapi", w.read_openapi), ("token", w.get_token), ("form", w.create_and_publish_form), ("submission", w.submit),
              ("case file", w.send_case_file), ("webhook", lambda: w.subscribe(receiver)),
              ("signing", lambda: w.sign(receiver)), ("described", w.all_described)]
