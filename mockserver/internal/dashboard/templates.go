@@ -78,7 +78,7 @@ th{background:#f9fafb}
 <div class="scroll"><table id="deliveries"><colgroup><col style="width:7rem"><col style="width:28%"><col style="width:5.5rem"><col style="width:6.5rem"><col style="width:4.5rem"><col style="width:6rem"><col><col style="width:6.5rem"></colgroup>
 <thead><tr><th scope="col">Mock time</th><th scope="col">Event, subscription</th><th scope="col">Attempt</th><th scope="col">Outcome</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Replay</th></tr></thead><tbody>
 {{with .Deliveries}}{{range .List}}<tr class="delivery" data-event-type="{{.EventType}}" data-outcome="{{.Outcome}}"><td class="mono">{{time .At}}</td><td>{{.EventType}}<br><span class="mono">{{.EventID}}</span><br><span class="sub">to <span class="mono">{{.SubscriptionID}}</span></span></td><td>{{.Attempt}}{{if .Replay}} (replay){{end}}</td>
-<td class="{{if eq .Outcome "delivered"}}ok{{else}}bad{{end}}">{{.Outcome}}</td><td class="http-status">{{if .Status}}{{.Status}}{{else}}none{{end}}</td><td>{{.DurationMs}} ms</td><td class="text">{{.Error}}</td>
+<td{{if eq .Outcome "delivered"}} class="ok"{{else if ne .Outcome "pending"}} class="bad"{{end}}>{{.Outcome}}</td><td class="http-status">{{if .Status}}{{.Status}}{{else}}none{{end}}</td><td>{{.DurationMs}} ms</td><td class="text">{{.Error}}</td>
 <td><form method="post" action="/mock/ui/webhooks/replay"><input type="hidden" name="subscriptionId" value="{{.SubscriptionID}}"><input type="hidden" name="eventId" value="{{.EventID}}"><button type="submit" class="secondary replay" aria-label="Replay {{.EventType}} {{.EventID}}">Replay</button></form></td></tr>
 {{end}}</tbody></table></div>{{template "count" .}}{{end}}{{end}}{{end}}
 
