@@ -173,7 +173,7 @@ func control() []operation {
 		c("GET", "/mock/clock", "The mock's time", nil, ok("200", "Now.", ref("Clock"))),
 		c("POST", "/mock/clock/advance", "Move the clock and run what falls due", obj(Schema{"seconds": Schema{"type": "number"}}),
 			ok("200", "Now.", ref("Clock"))),
-		c("GET", "/mock/requests", "The last requests", nil, ok("200", "Oldest first.", items("Request"))),
+		journal(c("GET", "/mock/requests", "The last requests", nil, ok("200", "Oldest first.", items("Request"))), false),
 		c("GET", "/mock/stats", "What the mock holds", nil, ok("200", "The counts.", ref("Stats"))),
 		c("POST", "/mock/reset", "Drop everything", nil, Schema{"204": answer("Reset.", nil)}),
 		c("POST", cf+"/signers/{signerId}/{action}", "A signer's action (sign, reject, open, …)", nil, caseFile),
@@ -181,14 +181,39 @@ func control() []operation {
 			loose(obj(Schema{"shared": boolean})), caseFile),
 		c("POST", cf+"/expiry", "Set when a case file expires", loose(obj(Schema{"expireAt": str})), caseFile),
 		c("POST", cf+"/anonymize", "Anonymize a finished case file", nil, caseFile),
-		c("GET", "/mock/emails", "The outbox", nil, ok("200", "Oldest first.", items("Email"))),
-		c("GET", "/mock/events", "The event log", nil, ok("200", "Oldest first.", items("Event"))),
-		c("GET", "/mock/deliveries", "Every webhook delivery attempt", nil, ok("200", "Oldest first.", items("Delivery"))),
+		journal(c("GET", "/mock/emails", "The outbox", nil, ok("200", "Oldest first.", items("Email"))), false),
+		journal(c("GET", "/mock/events", "The event log", nil, ok("200", "Oldest first.", items("Event"))), true,
+			param{"customerId", count, "Only this customer's events; empty or 0: every customer's."},
+			param{"after", count, "Only the events after this sequence number (the seq of the last event read); " +
+				"empty or 0: from the oldest the log keeps."}),
+		journal(c("GET", "/mock/deliveries", "Every webhook delivery attempt",
+			nil, ok("200", "In the order the attempts started, oldest first.", items("Delivery"))), true,
+			param{"subscriptionId", str, "Only the attempts to this subscription."},
+			param{"eventId", str, "Only the attempts of this event (its X-Event-Id)."},
+			param{"eventType", str, "Only the attempts of this event type, as X-Event-Type names it."}),
 		c("GET", "/mock/faults", "The injected faults", nil, ok("200", "The faults.", items("Fault"))),
 		c("POST", "/mock/faults", "Inject a fault", ref("FaultSpec"), ok("201", "The fault.", ref("Fault"))),
 		c("DELETE", "/mock/faults", "Clear the faults", nil, Schema{"204": answer("Cleared.", nil)}),
 		c("GET", "/mock/openapi.json", "This description", nil, ok("200", "OpenAPI "+Version+".", Schema{"type": "object"})),
 	}
+}
+
+// count is a query parameter's non-negative integer.
+var count = Schema{"type": "integer", "format": "int64", "minimum": 0}
+
+// journal gives a journal's route its query parameters and the answers
+// to a parameter the route does not take (400) and, when a value can be
+// malformed, to one that does not parse (422): the journals refuse both
+// rather than list everything (docs/mockserver.md, "Journals").
+func journal(op operation, values bool, query ...param) operation {
+	op.query = query
+	op.answers["400"] = answer("A query parameter the route does not take: the platform's error body, "+
+		"its details naming each such parameter.", jsonBody(ref("Error")))
+	if values {
+		op.answers["422"] = answer("A parameter's value does not parse or is not allowed: the platform's error body, "+
+			"its details naming the parameter.", jsonBody(ref("Error")))
+	}
+	return op
 }
 
 func dashboard() []operation {

@@ -190,7 +190,12 @@ type EventJSON struct {
 }
 
 // CtlEvents is GET /mock/events[?customerId=n][&after=seq]: the event log.
+// Another parameter is a 400 that names it; a value that is not a
+// non-negative integer a 422 (docs/mockserver.md, "Journals").
 func (s *Control) CtlEvents(w http.ResponseWriter, r *http.Request) error {
+	if err := wire.OnlyParams(r, "customerId", "after"); err != nil {
+		return err
+	}
 	var p wire.Problems
 	num := func(name string) int64 {
 		v := r.URL.Query().Get(name)
