@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -58,11 +59,20 @@ var wildcard = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 // maps. A shape that an operation names but nobody gives is an error.
 func Build(shapes Shapes) ([]byte, error) {
 	schemas := handMade()
+	named := map[reflect.Type]string{}
+	for _, name := range slices.Sorted(maps.Keys(shapes)) {
+		if t := reflect.TypeOf(shapes[name]); t.Implements(describerType) {
+			if other, dup := named[t]; dup {
+				return nil, fmt.Errorf("apidoc: shapes %s and %s are the same type, which says its own schema", other, name)
+			}
+			named[t] = name
+		}
+	}
 	for name, v := range shapes {
 		if _, dup := schemas[name]; dup {
 			return nil, fmt.Errorf("apidoc: shape %s is given twice", name)
 		}
-		s, opaque := describe(v)
+		s, opaque := describe(v, named)
 		switch {
 		case slices.Contains(requestShapes, name):
 			s = loose(s)

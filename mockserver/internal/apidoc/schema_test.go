@@ -2,6 +2,7 @@ package apidoc
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -59,5 +60,28 @@ func TestBuildRefusesAnAnswerWhoseMarshalJSONSaysNothing(t *testing.T) {
 		V opaqueJSON `json:"v"`
 	}{}}); err == nil || !strings.Contains(err.Error(), "OpenAPISchema") {
 		t.Fatalf("Build: %v, want a refusal naming OpenAPISchema", err)
+	}
+}
+
+type kind string
+
+func (kind) OpenAPISchema() map[string]any {
+	return map[string]any{"type": "string", "enum": []string{"a", "b"}}
+}
+
+// TestNamedDescribersAreReferredTo: a shape whose type says its own schema
+// is a component of its own, and the shapes that hold one refer to it.
+func TestNamedDescribersAreReferredTo(t *testing.T) {
+	named := map[reflect.Type]string{reflect.TypeFor[kind](): "Kind"}
+	if s, _ := describe(kind(""), named); s["enum"] == nil {
+		t.Errorf("Kind = %v, want its enum", s)
+	}
+	s, _ := describe(struct {
+		K kind   `json:"k"`
+		L []kind `json:"l"`
+	}{}, named)
+	b, _ := json.Marshal(s)
+	if strings.Count(string(b), `"$ref":"#/components/schemas/Kind"`) != 2 || strings.Contains(string(b), `"enum"`) {
+		t.Errorf("Thing = %s, want two references to Kind", b)
 	}
 }
