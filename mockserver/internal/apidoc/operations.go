@@ -22,6 +22,28 @@ func urlEncoded(props Schema) Schema {
 	return Schema{"application/x-www-form-urlencoded": s, "multipart/form-data": s}
 }
 
+// submissionInputs says how a public form's inputs are named.
+const submissionInputs = "The form's answers, one input per field that takes one, named after the field's name: " +
+	"<field> in a section without multipleEntries; <field>[i] in instance i (from 0) of a section with " +
+	"multipleEntries (a plain <field> is read as instance 0); <field>[], repeated once per value, for a field with " +
+	"multipleEntries. A FILE field's file is a part of a multipart/form-data body named like any other input " +
+	"(<field>, or <field>[i] in a multi-entry section), with its filename and Content-Type. A CHOICE answers an " +
+	"option's value. The names are the form's own, so the properties are not listed: every input is a string, or " +
+	"for a repeated name a list of strings, or in a multipart body a file."
+
+// submission is the request body of a public form's POST: its inputs are
+// named after the form's fields (docs/platform.md, "Field names").
+func submission() Schema {
+	text := Schema{"type": "string"}
+	texts := Schema{"type": "array", "items": text}
+	return Schema{
+		"application/x-www-form-urlencoded": Schema{"schema": Schema{"type": "object", "description": submissionInputs,
+			"additionalProperties": Schema{"anyOf": []Schema{text, texts}}}},
+		"multipart/form-data": Schema{"schema": Schema{"type": "object", "description": submissionInputs,
+			"additionalProperties": Schema{"anyOf": []Schema{text, binary, texts}}}},
+	}
+}
+
 func authAndForms() []operation {
 	const forms = "/collect/api/v1/forms/{externalId}"
 	form := ok("200", "The form.", ref("Form"))
@@ -117,9 +139,14 @@ func webhooksAndPages() []operation {
 	sub := ok("200", "The subscription.", ref("Subscription"))
 	none := Schema{"204": answer("Done.", nil)}
 	page := Schema{"200": answer("The page.", html)}
-	submit := urlEncoded(Schema{}) // the inputs are the form's own fields: any name
-	submitted := Schema{"201": answer("The thank-you page, or with Accept: application/json the submission.",
-		Schema{"text/html": html["text/html"], "application/json": Schema{"schema": ref("Submitted")}})}
+	submit := submission()
+	submitted := Schema{"201": answer("The submission is taken: with Accept: application/json its ids "+
+		"{submissionId, casefileId}, else the thank-you page (HTML).",
+		Schema{"text/html": html["text/html"], "application/json": Schema{"schema": ref("Submitted")}}),
+		"422": answer("The answers are refused: with Accept: application/json the platform's error body, "+
+			"one detail per problem naming the input (<field>, <field>[i], or the section's slug for too many "+
+			"entries); else the form again (HTML), each problem at its field.",
+			Schema{"text/html": html["text/html"], "application/json": Schema{"schema": ref("Error")}})}
 	return []operation{
 		{method: "POST", path: subs + "/test", tag: "Webhooks", summary: "Send a test event to the subscriptions", auth: true,
 			body: jsonBody(Schema{"type": "object"}), bodyOptional: true, answers: none},
