@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -421,5 +422,76 @@ func TestHTTPSEndpointWithTrustedCertificate(t *testing.T) {
 	if len(d) != 2 || d[0].Outcome != OutcomeFailed || !strings.Contains(d[0].Error, "certificate") ||
 		d[1].Outcome != OutcomeDelivered || d[1].Attempt != 2 {
 		t.Errorf("journal = %+v, want a certificate failure, then the retry delivered", d)
+	}
+}
+
+// TestDeliveryIsJournaledBeforeTheReceiverGetsIt: a receiver that reads
+// the deliveries journal on getting an event, before it answers, finds the
+// attempt there, pending, through Server.Deliveries and through GET
+// /mock/deliveries alike; once it has answered, the same entry is
+// delivered. Journaling the attempt only after the answer made such a
+// receiver miss it (docs/mockserver.md, "Webhook delivery").
+func TestDeliveryIsJournaledBeforeTheReceiverGetsIt(t *testing.T) {
+	t.Parallel()
+	s := whServer(t)
+	tok := whAdminToken(t, s)
+	rc := newReceiver(t, 0)
+	var mu sync.Mutex
+	var problems []string
+	complain := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		problems = append(problems, fmt.Sprintf(format, args...))
+	}
+	pending := func(list []Delivery, id string) bool {
+		for _, d := range list {
+			if d.EventID == id && d.Outcome == OutcomePending && d.Status == 0 && d.Error == "" {
+				return true
+			}
+		}
+		return false
+	}
+	rc.handle = func(w http.ResponseWriter, r *http.Request) {
+		defer w.WriteHeader(http.StatusNoContent)
+		id := r.Header.Get("X-Event-Id")
+		if !pending(s.Deliveries(), id) {
+			complain("Deliveries() inside the receiver does not list event %s as pending: %+v", id, s.Deliveries())
+		}
+		req, err := http.NewRequest(http.MethodGet, s.URL()+"/mock/deliveries?eventId="+id, nil)
+		if err != nil {
+			complain("%v", err)
+			return
+		}
+		resp, err := (&http.Client{Transport: s.Transport()}).Do(req)
+		if err != nil {
+			complain("GET /mock/deliveries: %v", err)
+			return
+		}
+		defer resp.Body.Close()
+		var listed struct {
+			Items []Delivery `json:"items"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&listed); err != nil || resp.StatusCode != http.StatusOK ||
+			!pending(listed.Items, id) {
+			complain("GET /mock/deliveries inside the receiver: %d %+v %v", resp.StatusCode, listed.Items, err)
+		}
+	}
+	whSubscribe(t, s, tok, rc.URL(), testEventType)
+	const events = 50
+	for i := range events {
+		whTestEvent(t, s, tok)
+		s.Advance(0) // returns once the attempt has ended
+		d := s.Deliveries()
+		if len(d) != i+1 || d[i].Outcome != OutcomeDelivered || d[i].Status != http.StatusNoContent || d[i].Attempt != 1 {
+			t.Fatalf("after event %d the journal is %+v, want %d attempts, the last delivered", i+1, d, i+1)
+		}
+	}
+	if n := len(rc.requests()); n != events {
+		t.Fatalf("the receiver got %d events, want %d", n, events)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range problems {
+		t.Error(p)
 	}
 }

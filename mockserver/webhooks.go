@@ -8,6 +8,10 @@ import (
 
 // Outcomes of a delivery attempt, as Delivery.Outcome reports them.
 const (
+	// OutcomePending is an attempt whose request is on its way: the
+	// journal lists an attempt before the receiver can get it, and sets its
+	// outcome once it ends (within about 1.2 s of real time).
+	OutcomePending = webhook.OutcomePending
 	// OutcomeDelivered is an attempt the endpoint acknowledged with 2xx in time.
 	OutcomeDelivered = webhook.OutcomeDelivered
 	// OutcomeFailed is any other attempt: no connection within 200 ms, no
@@ -21,9 +25,10 @@ const (
 // SubscriptionID, Attempt (from 1, the first attempt, to 36, the 35th
 // retry), Replay (sent again by the dashboard's Replay; counts from 1
 // again), At (the mock time of the attempt, the t of its signature),
-// Outcome (OutcomeDelivered or OutcomeFailed), Status (the endpoint's HTTP
-// status, 0 when it did not answer), Error (why a failed attempt failed)
-// and DurationMs (the real time the attempt took).
+// Outcome (OutcomePending while the request is on its way, then
+// OutcomeDelivered or OutcomeFailed), Status (the endpoint's HTTP status, 0
+// when it did not answer or has not yet), Error (why a failed attempt
+// failed) and DurationMs (the real time the attempt took).
 type Delivery = webhook.Delivery
 
 // SetWebhookTLSConfig sets the TLS configuration of webhook deliveries to
@@ -34,7 +39,11 @@ type Delivery = webhook.Delivery
 func (s *Server) SetWebhookTLSConfig(c *tls.Config) { s.core.Webhooks.SetTLSConfig(c) }
 
 // Deliveries answers the most recent webhook delivery attempts (as many as
-// the request journal keeps, see WithJournalSize), oldest first. Call
-// Advance (or wait) first: the first attempt of an event runs in the
-// background.
+// the request journal keeps, see WithJournalSize), in the order they
+// started, oldest first. An attempt is listed before its request leaves,
+// so a receiver that calls Deliveries on getting an event finds the
+// attempt, OutcomePending until the receiver has answered. The first
+// attempt of an event runs in the background: with the manual clock,
+// Advance returns once attempts in flight have ended; with the real clock,
+// poll until the attempt's Outcome is no longer OutcomePending.
 func (s *Server) Deliveries() []Delivery { return s.core.Webhooks.Deliveries() }

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -29,6 +30,7 @@ type operation struct {
 	scheme       string  // where the token goes when auth: a securitySchemes name; "": bearer
 	query        []param // query parameters
 	header       []param // header parameters
+	callbacks    bool    // the route makes the mock post events to the endpoint in its body
 	body         Schema  // the request body's content map (media type → media object); nil: none
 	bodyOptional bool    // the body may be left out
 	answers      Schema  // status → response object, besides the default error
@@ -53,16 +55,50 @@ const sendScheme = "xAuthToken"
 
 var wildcard = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 
-// Build answers the description as JSON, with shapes as its component
+// Input is what the services give the description: their shapes, what
+// it says of them beyond their Go types, and the event types.
+type Input struct {
+	Shapes Shapes
+	// Refine adds schema keywords to properties of shapes: shape name →
+	// property → keywords (an enum, a pattern, a $ref that replaces "any
+	// JSON value"). A shape or property that is not there is an error, so
+	// a rename cannot leave a refinement behind.
+	Refine map[string]map[string]Schema
+	// Events are the event types, in the order subscriptions list them:
+	// each gets a component schema of its body (EventBody, docs/mockserver.md).
+	Events []Event
+}
+
+// Event is an event type and its body.
+type Event struct {
+	Type             string // the X-Event-Type
+	Topic, EventType string // the body's topic and eventType
+	Payload          string // the payload's component schema; "": a string
+	Status           int    // the status the payload always carries; -1: any
+	Description      string // when it is emitted
+}
+
+// Build answers the description as JSON, with the shapes as its component
 // schemas besides the hand-made ones of answers the handlers build from
-// maps. A shape that an operation names but nobody gives is an error.
-func Build(shapes Shapes) ([]byte, error) {
+// maps, and the bodies of the events. A shape that an operation names but
+// nobody gives is an error.
+func Build(in Input) ([]byte, error) {
+	shapes := in.Shapes
 	schemas := handMade()
+	named := map[reflect.Type]string{}
+	for _, name := range slices.Sorted(maps.Keys(shapes)) {
+		if t := reflect.TypeOf(shapes[name]); t.Implements(describerType) {
+			if other, dup := named[t]; dup {
+				return nil, fmt.Errorf("apidoc: shapes %s and %s are the same type, which says its own schema", other, name)
+			}
+			named[t] = name
+		}
+	}
 	for name, v := range shapes {
 		if _, dup := schemas[name]; dup {
 			return nil, fmt.Errorf("apidoc: shape %s is given twice", name)
 		}
-		s, opaque := describe(v)
+		s, opaque := describe(v, named)
 		switch {
 		case slices.Contains(requestShapes, name):
 			s = loose(s)
@@ -71,6 +107,12 @@ func Build(shapes Shapes) ([]byte, error) {
 				"(give the type an OpenAPISchema method)", name, opaque)
 		}
 		schemas[name] = s
+	}
+	if err := refine(schemas, in.Refine); err != nil {
+		return nil, err
+	}
+	if err := eventSchemas(schemas, in.Events); err != nil {
+		return nil, err
 	}
 	paths := map[string]Schema{}
 	for _, op := range operations() {
@@ -97,7 +139,8 @@ func Build(shapes Shapes) ([]byte, error) {
 		"servers": []Schema{{"url": "/"}},
 		"paths":   paths,
 		"components": Schema{
-			"schemas": schemas,
+			"schemas":   schemas,
+			"callbacks": Schema{deliveryCallback: eventDelivery()},
 			"securitySchemes": Schema{
 				"bearer": Schema{"type": "http", "scheme": "bearer",
 					"description": "An access token of the API Keys Grant (POST /auth/oauth/token), or of POST /mock/token."},
@@ -117,6 +160,29 @@ func Build(shapes Shapes) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// refine adds the keywords of refinements to the properties of the
+// shapes' schemas.
+func refine(schemas map[string]any, refinements map[string]map[string]Schema) error {
+	for shape, props := range refinements {
+		s, ok := schemas[shape].(Schema)
+		if !ok {
+			return fmt.Errorf("apidoc: refinement of shape %s, which is not given", shape)
+		}
+		have, _ := s["properties"].(Schema)
+		for prop, keywords := range props {
+			p, ok := have[prop].(Schema)
+			if !ok {
+				return fmt.Errorf("apidoc: refinement of %s.%s, which %s does not have", shape, prop, shape)
+			}
+			if _, isRef := keywords["$ref"]; isRef {
+				clear(p) // a $ref's siblings are ignored: it replaces what was there
+			}
+			maps.Copy(p, keywords)
+		}
+	}
+	return nil
 }
 
 var refPattern = regexp.MustCompile(`"#/components/schemas/([A-Za-z0-9]+)"`)
@@ -170,6 +236,9 @@ func (op operation) object() Schema {
 	}
 	if op.body != nil {
 		o["requestBody"] = Schema{"required": !op.bodyOptional, "content": op.body}
+	}
+	if op.callbacks {
+		o["callbacks"] = callbacks()
 	}
 	return o
 }

@@ -22,6 +22,28 @@ func urlEncoded(props Schema) Schema {
 	return Schema{"application/x-www-form-urlencoded": s, "multipart/form-data": s}
 }
 
+// submissionInputs says how a public form's inputs are named.
+const submissionInputs = "The form's answers, one input per field that takes one, named after the field's name: " +
+	"<field> in a section without multipleEntries; <field>[i] in instance i (from 0) of a section with " +
+	"multipleEntries (a plain <field> is read as instance 0); <field>[], repeated once per value, for a field with " +
+	"multipleEntries. A FILE field's file is a part of a multipart/form-data body named like any other input " +
+	"(<field>, or <field>[i] in a multi-entry section), with its filename and Content-Type. A CHOICE answers an " +
+	"option's value. The names are the form's own, so the properties are not listed: every input is a string, or " +
+	"for a repeated name a list of strings, or in a multipart body a file."
+
+// submission is the request body of a public form's POST: its inputs are
+// named after the form's fields (docs/platform.md, "Field names").
+func submission() Schema {
+	text := Schema{"type": "string"}
+	texts := Schema{"type": "array", "items": text}
+	return Schema{
+		"application/x-www-form-urlencoded": Schema{"schema": Schema{"type": "object", "description": submissionInputs,
+			"additionalProperties": Schema{"anyOf": []Schema{text, texts}}}},
+		"multipart/form-data": Schema{"schema": Schema{"type": "object", "description": submissionInputs,
+			"additionalProperties": Schema{"anyOf": []Schema{text, binary, texts}}}},
+	}
+}
+
 func authAndForms() []operation {
 	const forms = "/collect/api/v1/forms/{externalId}"
 	form := ok("200", "The form.", ref("Form"))
@@ -117,18 +139,23 @@ func webhooksAndPages() []operation {
 	sub := ok("200", "The subscription.", ref("Subscription"))
 	none := Schema{"204": answer("Done.", nil)}
 	page := Schema{"200": answer("The page.", html)}
-	submit := urlEncoded(Schema{}) // the inputs are the form's own fields: any name
-	submitted := Schema{"201": answer("The thank-you page, or with Accept: application/json the submission.",
-		Schema{"text/html": html["text/html"], "application/json": Schema{"schema": ref("Submitted")}})}
+	submit := submission()
+	submitted := Schema{"201": answer("The submission is taken: with Accept: application/json its ids "+
+		"{submissionId, casefileId}, else the thank-you page (HTML).",
+		Schema{"text/html": html["text/html"], "application/json": Schema{"schema": ref("Submitted")}}),
+		"422": answer("The answers are refused: with Accept: application/json the platform's error body, "+
+			"one detail per problem naming the input (<field>, <field>[i], or the section's slug for too many "+
+			"entries); else the form again (HTML), each problem at its field.",
+			Schema{"text/html": html["text/html"], "application/json": Schema{"schema": ref("Error")}})}
 	return []operation{
 		{method: "POST", path: subs + "/test", tag: "Webhooks", summary: "Send a test event to the subscriptions", auth: true,
 			body: jsonBody(Schema{"type": "object"}), bodyOptional: true, answers: none},
-		{method: "POST", path: subs, tag: "Webhooks", summary: "Subscribe", auth: true,
+		{method: "POST", path: subs, tag: "Webhooks", summary: "Subscribe", auth: true, callbacks: true,
 			body: jsonBody(ref("SubscriptionRequest")), answers: ok("201", "The subscription.", ref("Subscription"))},
 		{method: "GET", path: subs, tag: "Webhooks", summary: "List the subscriptions", auth: true,
 			answers: ok("200", "The subscriptions.", items("Subscription"))},
 		{method: "GET", path: subs + "/{id}", tag: "Webhooks", summary: "Get a subscription", auth: true, answers: sub},
-		{method: "PUT", path: subs + "/{id}", tag: "Webhooks", summary: "Replace a subscription", auth: true,
+		{method: "PUT", path: subs + "/{id}", tag: "Webhooks", summary: "Replace a subscription", auth: true, callbacks: true,
 			body: jsonBody(ref("SubscriptionRequest")), answers: sub},
 		{method: "DELETE", path: subs + "/{id}", tag: "Webhooks", summary: "Delete a subscription", auth: true, answers: none},
 
@@ -173,7 +200,7 @@ func control() []operation {
 		c("GET", "/mock/clock", "The mock's time", nil, ok("200", "Now.", ref("Clock"))),
 		c("POST", "/mock/clock/advance", "Move the clock and run what falls due", obj(Schema{"seconds": Schema{"type": "number"}}),
 			ok("200", "Now.", ref("Clock"))),
-		c("GET", "/mock/requests", "The last requests", nil, ok("200", "Oldest first.", items("Request"))),
+		journal(c("GET", "/mock/requests", "The last requests", nil, ok("200", "Oldest first.", items("Request"))), false),
 		c("GET", "/mock/stats", "What the mock holds", nil, ok("200", "The counts.", ref("Stats"))),
 		c("POST", "/mock/reset", "Drop everything", nil, Schema{"204": answer("Reset.", nil)}),
 		c("POST", cf+"/signers/{signerId}/{action}", "A signer's action (sign, reject, open, …)", nil, caseFile),
@@ -181,14 +208,40 @@ func control() []operation {
 			loose(obj(Schema{"shared": boolean})), caseFile),
 		c("POST", cf+"/expiry", "Set when a case file expires", loose(obj(Schema{"expireAt": str})), caseFile),
 		c("POST", cf+"/anonymize", "Anonymize a finished case file", nil, caseFile),
-		c("GET", "/mock/emails", "The outbox", nil, ok("200", "Oldest first.", items("Email"))),
-		c("GET", "/mock/events", "The event log", nil, ok("200", "Oldest first.", items("Event"))),
-		c("GET", "/mock/deliveries", "Every webhook delivery attempt", nil, ok("200", "Oldest first.", items("Delivery"))),
+		journal(c("GET", "/mock/emails", "The outbox", nil, ok("200", "Oldest first.", items("Email"))), false),
+		journal(c("GET", "/mock/events", "The event log", nil, ok("200", "Oldest first.", items("Event"))), true,
+			param{"customerId", count, "Only this customer's events; empty or 0: every customer's."},
+			param{"after", count, "Only the events after this sequence number (the seq of the last event read); " +
+				"empty or 0: from the oldest the log keeps."}),
+		journal(c("GET", "/mock/deliveries", "Every webhook delivery attempt",
+			nil, ok("200", "In the order the attempts started, oldest first.", items("Delivery"))), true,
+			param{"subscriptionId", str, "Only the attempts to this subscription."},
+			param{"eventId", str, "Only the attempts of this event (its X-Event-Id)."},
+			param{"eventType", ref("EventType"),
+				"Only the attempts of this event type, as X-Event-Type names it."}),
 		c("GET", "/mock/faults", "The injected faults", nil, ok("200", "The faults.", items("Fault"))),
 		c("POST", "/mock/faults", "Inject a fault", ref("FaultSpec"), ok("201", "The fault.", ref("Fault"))),
 		c("DELETE", "/mock/faults", "Clear the faults", nil, Schema{"204": answer("Cleared.", nil)}),
 		c("GET", "/mock/openapi.json", "This description", nil, ok("200", "OpenAPI "+Version+".", Schema{"type": "object"})),
 	}
+}
+
+// count is a query parameter's non-negative integer.
+var count = Schema{"type": "integer", "format": "int64", "minimum": 0}
+
+// journal gives a journal's route its query parameters and the answers
+// to a parameter the route does not take (400) and, when a value can be
+// malformed, to one that does not parse (422): the journals refuse both
+// rather than list everything (docs/mockserver.md, "Journals").
+func journal(op operation, values bool, query ...param) operation {
+	op.query = query
+	op.answers["400"] = answer("A query parameter the route does not take: the platform's error body, "+
+		"its details naming each such parameter.", jsonBody(ref("Error")))
+	if values {
+		op.answers["422"] = answer("A parameter's value does not parse or is not allowed: the platform's error body, "+
+			"its details naming the parameter.", jsonBody(ref("Error")))
+	}
+	return op
 }
 
 func dashboard() []operation {

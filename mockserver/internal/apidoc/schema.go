@@ -17,8 +17,10 @@ type Schema = map[string]any
 // follows the code.
 type Shapes map[string]any
 
-// Describer is a type with its own MarshalJSON that says what it writes:
-// OpenAPISchema answers the schema of its JSON.
+// Describer is a type that says what its JSON is: OpenAPISchema answers
+// its schema. A type with its own MarshalJSON must be one; a named string
+// type of a closed set of values or of a format is one to say so (an
+// enum, a pattern), which its Go type cannot.
 type Describer interface {
 	OpenAPISchema() map[string]any
 }
@@ -35,22 +37,40 @@ var (
 // object lists every field by its JSON name, a field without omitempty or
 // omitzero is required, a pointer may be null, and an object admits no
 // other property. A time.Time is an RFC 3339 string, a json.RawMessage any
-// JSON value, and a type with its own MarshalJSON what its OpenAPISchema
-// (Describer) says.
+// JSON value, and a type with an OpenAPISchema method (Describer) what it
+// says.
 func Of(v any) Schema {
-	s, _ := describe(v)
+	s, _ := describe(v, nil)
 	return s
 }
 
-// describe is Of, and also answers the types with their own MarshalJSON
-// that do not say what they write: their schema is any JSON value, which
-// checks nothing, so Build refuses them.
-func describe(v any) (Schema, []string) {
-	var opaque []string
-	return of(reflect.TypeOf(v), &opaque), opaque
+// walker reads the schemas of Go types.
+type walker struct {
+	// opaque are the types met with their own MarshalJSON that do not say
+	// what they write: their schema is any JSON value, which checks
+	// nothing, so Build refuses them.
+	opaque []string
+	// named are the Describer types that are component schemas of their
+	// own: where another shape holds one, its schema refers to the
+	// component (one enum type for a generated client, not one per use).
+	named map[reflect.Type]string
 }
 
-func of(t reflect.Type, opaque *[]string) Schema {
+// describe is Of with the components named, and also answers the opaque
+// types met.
+func describe(v any, named map[reflect.Type]string) (Schema, []string) {
+	w := &walker{named: named}
+	t := reflect.TypeOf(v)
+	if t.Implements(describerType) {
+		return reflect.Zero(t).Interface().(Describer).OpenAPISchema(), nil // the component itself
+	}
+	return w.of(t), w.opaque
+}
+
+func (w *walker) of(t reflect.Type) Schema {
+	if name, ok := w.named[t]; ok {
+		return ref(name)
+	}
 	switch {
 	case t == timeType:
 		return Schema{"type": "string", "format": "date-time"}
@@ -59,14 +79,17 @@ func of(t reflect.Type, opaque *[]string) Schema {
 	case t.Kind() != reflect.Pointer && t.Implements(describerType):
 		return reflect.Zero(t).Interface().(Describer).OpenAPISchema()
 	case t.Kind() != reflect.Pointer && (t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType)):
-		*opaque = append(*opaque, t.String())
+		w.opaque = append(w.opaque, t.String())
 		return Schema{}
 	case t.Kind() != reflect.Pointer && t.Implements(textType):
 		return Schema{"type": "string"}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		s := of(t.Elem(), opaque)
+		s := w.of(t.Elem())
+		if _, isRef := s["$ref"]; isRef {
+			return Schema{"allOf": []Schema{s}, "nullable": true} // a $ref's siblings are ignored
+		}
 		s["nullable"] = true
 		return s
 	case reflect.Bool:
@@ -82,18 +105,18 @@ func of(t reflect.Type, opaque *[]string) Schema {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return Schema{"type": "string", "format": "byte"}
 		}
-		return Schema{"type": "array", "items": of(t.Elem(), opaque)}
+		return Schema{"type": "array", "items": w.of(t.Elem())}
 	case reflect.Map:
-		return Schema{"type": "object", "additionalProperties": of(t.Elem(), opaque)}
+		return Schema{"type": "object", "additionalProperties": w.of(t.Elem())}
 	case reflect.Struct:
-		return object(t, opaque)
+		return w.object(t)
 	}
 	return Schema{} // interfaces: any JSON value
 }
 
 // object answers the schema of a struct: its JSON fields, with embedded
 // structs' fields promoted as encoding/json promotes them.
-func object(t reflect.Type, opaque *[]string) Schema {
+func (w *walker) object(t reflect.Type) Schema {
 	props := Schema{}
 	var required []string
 	var walk func(t reflect.Type)
@@ -115,7 +138,7 @@ func object(t reflect.Type, opaque *[]string) Schema {
 			if name == "" {
 				name = f.Name
 			}
-			props[name] = of(f.Type, opaque)
+			props[name] = w.of(f.Type)
 			if !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,") {
 				required = append(required, name)
 			}

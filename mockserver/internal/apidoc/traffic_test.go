@@ -27,7 +27,9 @@ import (
 // integrationPackages are the suites whose traffic with the mock is
 // checked: every package whose tests talk to it from Go, and
 // internal/vendorcheck, whose mock binary (which inherits the recording
-// variable) serves the vendor's Postman collections and the Python walk.
+// variable) serves the vendor's Postman collections (when newman is
+// installed) and the Python walk (when python3 is, which the check then
+// requires to have been recorded).
 var integrationPackages = []string{".", "./forms", "./casefiles", "./webhooks/...", "./mockserver",
 	"./examples/...", "./internal/hardening", "./internal/vendorcheck"}
 
@@ -45,6 +47,10 @@ func TestIntegrationTrafficMatchesDescription(t *testing.T) {
 	if len(exchanges) < 2000 {
 		t.Fatalf("only %d exchanges recorded: the suites did not run", len(exchanges))
 	}
+	if _, err := exec.LookPath("python3"); err == nil && !slices.ContainsFunc(exchanges, isPythonWalk) {
+		t.Errorf("python3 is installed, yet no exchange of the Python walk (internal/vendorcheck, " +
+			"tests/python/readme_walk.py) was recorded: its traffic is not being checked")
+	}
 	problems, exercised := check(t, doc, exchanges)
 	report(t, problems)
 	var missed []string
@@ -60,6 +66,12 @@ func TestIntegrationTrafficMatchesDescription(t *testing.T) {
 		t.Errorf("no integration test exchanged %s with the mock", m)
 	}
 	t.Logf("checked %d exchanges over %d operations", len(exchanges), len(exercised))
+}
+
+// isPythonWalk reports whether an exchange is the Python walk's creation
+// of its form, which the walk names "Python walk".
+func isPythonWalk(ex traffic.Exchange) bool {
+	return ex.Method == http.MethodPost && ex.Path == "/collect/api/v1/forms" && strings.Contains(ex.Body, `"name":"Python walk"`)
 }
 
 // recordIntegrationTraffic runs go test on the integration packages with

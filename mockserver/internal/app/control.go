@@ -75,7 +75,11 @@ func (c control) advance(w http.ResponseWriter, r *http.Request) error {
 }
 
 // requests is GET /mock/requests: {"items":[{"method","path","status","at"}]}.
-func (c control) requests(w http.ResponseWriter, _ *http.Request) error {
+// It takes no query parameter: one is a 400 that names it.
+func (c control) requests(w http.ResponseWriter, r *http.Request) error {
+	if err := wire.OnlyParams(r); err != nil {
+		return err
+	}
 	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": c.a.Journal.List()})
 	return nil
 }

@@ -26,10 +26,32 @@ func Shapes() apidoc.Shapes {
 	return shapes
 }
 
+// Input answers what the OpenAPI description reads from the services:
+// their shapes, what it says of them beyond their Go types, and the event
+// types with their bodies.
+func Input() apidoc.Input {
+	in := apidoc.Input{Shapes: Shapes(), Refine: map[string]map[string]apidoc.Schema{}}
+	for _, m := range []map[string]map[string]map[string]any{signing.APIRefinements(), webhook.APIRefinements()} {
+		for shape, props := range m {
+			if in.Refine[shape] == nil {
+				in.Refine[shape] = map[string]apidoc.Schema{}
+			}
+			for prop, keywords := range props {
+				in.Refine[shape][prop] = keywords
+			}
+		}
+	}
+	for _, e := range signing.EventShapes() {
+		in.Events = append(in.Events, apidoc.Event{Type: e.Type, Topic: e.Topic, EventType: e.EventType,
+			Payload: e.Payload, Status: e.Status, Description: e.Description})
+	}
+	return in
+}
+
 // newOpenAPI answers a function that builds the OpenAPI description once,
 // on first use, and then answers it again.
 func newOpenAPI() func() ([]byte, error) {
-	return sync.OnceValues(func() ([]byte, error) { return apidoc.Build(Shapes()) })
+	return sync.OnceValues(func() ([]byte, error) { return apidoc.Build(Input()) })
 }
 
 // openAPI is GET /mock/openapi.json.

@@ -12,5 +12,42 @@ func APIShapes() map[string]any {
 		"UploadedFile":   fileJSON{},
 		"PrefillV1":      prefillV1{},
 		"PrefillV2":      prefillV2{},
+		// Named types whose schema says more than their Go type: every
+		// shape that holds one refers to its component.
+		"FieldType":             fieldType(""),
+		"MapTarget":             mapTarget(""),
+		"CaseFileTitleTemplate": titleTemplate(""),
 	}
+}
+
+// titleTemplatePattern matches the caseFileTitleTemplate values that
+// validateForm accepts: text in which every {{...}} that a }} closes holds
+// one of titleMergeFields, spaces around it allowed (an unclosed {{ is
+// text). It is a regular expression that ECMA-262 and Go's RE2 read alike
+// (no lookaround), since the description's readers use either.
+const titleTemplatePattern = `^(?:[^{]|\{[^{]|\{\{[\t\n\v\f\r ]*(?:formName|primarySigner\.name|primarySigner\.email)[\t\n\v\f\r ]*\}\})*` +
+	`(?:\{|\{\{(?:[^}]|\}[^}])*\}?)?$`
+
+// OpenAPISchema lists the field types, for the mock's OpenAPI description.
+func (fieldType) OpenAPISchema() map[string]any {
+	return map[string]any{"type": "string", "enum": fieldTypes,
+		"description": "TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE (with options), HTML (content shown, with {{field}} " +
+			"merge fields; takes no answer), FILE (an upload)."}
+}
+
+// OpenAPISchema lists the mapTo targets, for the mock's OpenAPI description.
+func (mapTarget) OpenAPISchema() map[string]any {
+	return map[string]any{"type": "string", "enum": mapTargets,
+		"description": "Makes the field's answer the primary signer's name, or email (an EMAIL field), of the case file " +
+			"a submission creates; at most one field per target. Left out: none."}
+}
+
+// OpenAPISchema gives the merge fields of a title template, for the mock's
+// OpenAPI description.
+func (titleTemplate) OpenAPISchema() map[string]any {
+	return map[string]any{"type": "string", "pattern": titleTemplatePattern,
+		"description": "The title of the case file a submission creates. Each {{...}} is a merge field: " +
+			"{{formName}} (the form's name), {{primarySigner.name}} or {{primarySigner.email}} (the answers of the " +
+			"fields mapped to them); spaces inside the braces are allowed, any other name is refused (422). " +
+			"Empty: {{formName}}."}
 }

@@ -26,6 +26,20 @@ const (
 	typeFile   = "FILE"
 )
 
+// fieldTypes are the field types, in the order docs/platform.md lists them.
+var fieldTypes = []string{typeText, typeEmail, typePhone, typeNumber, typeDate, typeChoice, typeHTML, typeFile}
+
+// fieldType is a field's type: one of fieldTypes (validateForm refuses
+// any other).
+type fieldType string
+
+// mapTarget is a field's mapTo: one of mapTargets, or "" for none.
+type mapTarget string
+
+// titleTemplate is a form's caseFileTitleTemplate: text in which each
+// {{...}} is one of titleMergeFields.
+type titleTemplate string
+
 // formJSON is the wire shape of a form (docs/platform.md, "Forms"), used to
 // decode create and update bodies and to encode answers. The platform names
 // the id formId, the spec externalId: both are sent with the same value.
@@ -38,7 +52,7 @@ type formJSON struct {
 	Status                string        `json:"status"`
 	Version               int           `json:"version"`
 	DraftVersion          int           `json:"draftVersion,omitempty"` // an unpublished version waits
-	CaseFileTitleTemplate string        `json:"caseFileTitleTemplate"`
+	CaseFileTitleTemplate titleTemplate `json:"caseFileTitleTemplate"`
 	PublicURL             string        `json:"publicUrl,omitempty"`
 	Sections              []sectionJSON `json:"sections"`
 }
@@ -58,9 +72,9 @@ type sectionJSON struct {
 type fieldJSON struct {
 	Name            string          `json:"name,omitempty"` // an HTML field may have none
 	Label           string          `json:"label,omitempty"`
-	Type            string          `json:"type"`
+	Type            fieldType       `json:"type"`
 	Required        bool            `json:"required"`
-	MapTo           string          `json:"mapTo,omitempty"`
+	MapTo           mapTarget       `json:"mapTo,omitempty"`
 	Condition       *conditionJSON  `json:"condition,omitempty"`
 	Content         string          `json:"content,omitempty"`
 	Options         []optionJSON    `json:"options,omitempty"`
@@ -194,7 +208,7 @@ type answerSet struct {
 // newVersion builds a version from a validated definition.
 func newVersion(number int, def *formJSON) *formVersion {
 	v := &formVersion{number: number, name: def.Name, language: def.Language, description: def.Description,
-		titleTemplate: def.CaseFileTitleTemplate, sections: def.Sections, byName: map[string]int{}}
+		titleTemplate: string(def.CaseFileTitleTemplate), sections: def.Sections, byName: map[string]int{}}
 	// A form without sections, or a section without fields, answers [],
 	// not null: the shapes docs/openapi.json describes.
 	if v.sections == nil {
@@ -219,7 +233,7 @@ func newVersion(number int, def *formJSON) *formVersion {
 // json answers the wire shape of a version of a form in the given status.
 func (v *formVersion) json(externalID, status, publicURL string) formJSON {
 	return formJSON{FormID: externalID, ExternalID: externalID, Name: v.name, Language: v.language,
-		Description: v.description, Status: status, Version: v.number, CaseFileTitleTemplate: v.titleTemplate,
+		Description: v.description, Status: status, Version: v.number, CaseFileTitleTemplate: titleTemplate(v.titleTemplate),
 		PublicURL: publicURL, Sections: v.sections}
 }
 

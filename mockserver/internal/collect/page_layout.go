@@ -100,7 +100,7 @@ func (l *pageLayout) instance(si, k int) pageInstance {
 		if multi && k > 0 {
 			label = fmt.Sprintf("%s (%d)", label, k+1)
 		}
-		pfd := pageField{Name: f.Name, ID: f.Name, Label: label, Type: f.Type, InputType: inputType(f.Type),
+		pfd := pageField{Name: f.Name, ID: f.Name, Label: label, Type: string(f.Type), InputType: inputType(string(f.Type)),
 			Cond: condJSON(f.Condition), Required: f.Required, Options: f.Options,
 			Multiline: f.Type == typeText && f.Multiline != nil && *f.Multiline, Radio: f.Type == typeChoice && f.Layout == "RADIO"}
 		if multi {

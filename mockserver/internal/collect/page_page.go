@@ -116,7 +116,7 @@ func mergeHTML(content string, v *formVersion, values []string) template.HTML {
 		val, typ, label, options := v.value(values, name), "", name, ""
 		if i, ok := v.byName[name]; ok {
 			f := v.inputs[i].def
-			typ, label = f.Type, cmpOr(f.Label, f.Name)
+			typ, label = string(f.Type), cmpOr(f.Label, f.Name)
 			if f.Type == typeChoice {
 				labels := map[string]string{}
 				for _, o := range f.Options {

@@ -188,6 +188,9 @@ func (a answerJSON) MarshalJSON() ([]byte, error) {
 	}{h, a.Value})
 }
 
+// fieldTypeRef refers to the component schema of fieldType (APIShapes).
+var fieldTypeRef = map[string]any{"$ref": "#/components/schemas/FieldType"}
+
 // OpenAPISchema says what MarshalJSON writes, for the mock's OpenAPI
 // description: name, label and type, with value (a string) or, for a
 // multi-entry field, values (strings), never both.
@@ -196,7 +199,7 @@ func (answerJSON) OpenAPISchema() map[string]any {
 	one := func(key string, schema map[string]any) map[string]any {
 		return map[string]any{"type": "object", "additionalProperties": false,
 			"required":   []string{"name", "label", "type", key},
-			"properties": map[string]any{"name": str, "label": str, "type": str, key: schema}}
+			"properties": map[string]any{"name": str, "label": str, "type": fieldTypeRef, key: schema}}
 	}
 	return map[string]any{"oneOf": []any{one("value", str),
 		one("values", map[string]any{"type": "array", "items": str})}}
@@ -237,7 +240,7 @@ func (sub *submission) sectionAnswers(si int, visible []bool, k int) []answerJSO
 		if f.section != si || !visible[i] {
 			continue
 		}
-		a := answerJSON{Name: f.def.Name, Label: f.def.Label, Type: f.def.Type, Value: sub.values[i]}
+		a := answerJSON{Name: f.def.Name, Label: f.def.Label, Type: string(f.def.Type), Value: sub.values[i]}
 		switch {
 		case k >= 0 && k < len(sub.lists[i]):
 			a.Value = sub.lists[i][k]

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -17,13 +18,14 @@ const (
 	mapSignerEmail = "primarySigner.email"
 )
 
-func knownType(t string) bool {
-	switch t {
-	case typeText, typeEmail, typePhone, typeNumber, typeDate, typeChoice, typeHTML, typeFile:
-		return true
-	}
-	return false
-}
+// mapTargets are the targets a field's mapTo may name.
+var mapTargets = []string{mapSignerName, mapSignerEmail}
+
+// titleMergeFields are the merge fields a caseFileTitleTemplate may hold,
+// each as {{name}} (spaces inside the braces allowed).
+var titleMergeFields = []string{"formName", mapSignerName, mapSignerEmail}
+
+func knownType(t fieldType) bool { return slices.Contains(fieldTypes, string(t)) }
 
 // maxEntries bounds multipleEntries.max, so that a page and a submission
 // stay small (mock only: the platform states no bound).
@@ -76,10 +78,8 @@ func (pl *place) appendTo(b []byte) []byte {
 // problem.
 func validateForm(def *formJSON) wire.Problems {
 	var p wire.Problems
-	for _, m := range mergeFields(def.CaseFileTitleTemplate) {
-		switch m {
-		case "formName", mapSignerName, mapSignerEmail:
-		default:
+	for _, m := range mergeFields(string(def.CaseFileTitleTemplate)) {
+		if !slices.Contains(titleMergeFields, m) {
 			p.Add("caseFileTitleTemplate", "unknown merge field {{%s}}: use {{formName}}, {{primarySigner.name}} or {{primarySigner.email}}", m)
 		}
 	}
@@ -197,11 +197,11 @@ func checkMapTo(p *wire.Problems, at place, f *fieldJSON, mapped map[string]bool
 	switch f.MapTo {
 	case "":
 	case mapSignerName, mapSignerEmail:
-		if mapped[f.MapTo] {
+		if mapped[string(f.MapTo)] {
 			p.Add(at.String(), "another field is already mapped to %s", f.MapTo)
 		}
-		mapped[f.MapTo] = true
-		if strings.HasSuffix(f.MapTo, ".email") && f.Type != typeEmail {
+		mapped[string(f.MapTo)] = true
+		if strings.HasSuffix(string(f.MapTo), ".email") && f.Type != typeEmail {
 			p.Add(at.String(), "a field mapped to %s must have type EMAIL", f.MapTo)
 		}
 		if f.Type == typeHTML || f.Type == typeFile {

@@ -17,22 +17,47 @@ type Ring[T any] struct {
 	mu      sync.Mutex
 	size    int
 	entries []T
-	next    int // once full: the index of the oldest entry, overwritten next
+	next    int    // once full: the index of the oldest entry, overwritten next
+	added   uint64 // entries added since New, across resets: the next entry's position
+	base    uint64 // added at the last Reset: the position of entries[0] until the ring is full
 }
 
 // New answers an empty ring of at most size entries (at least one).
 func New[T any](size int) *Ring[T] { return &Ring[T]{size: max(size, 1)} }
 
 // Add appends e, overwriting the oldest entry once the ring is full.
-func (j *Ring[T]) Add(e T) {
+func (j *Ring[T]) Add(e T) { j.Put(e) }
+
+// Put appends e as Add does and answers its position, with which Replace
+// changes it later.
+func (j *Ring[T]) Put(e T) uint64 {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	pos := j.added
+	j.added++
 	if len(j.entries) < j.size {
 		j.entries = append(j.entries, e)
-		return
+		return pos
 	}
 	j.entries[j.next] = e
 	j.next = (j.next + 1) % j.size
+	return pos
+}
+
+// Replace puts e in place of the entry that Put answered pos for, keeping
+// its place in the order, and reports whether the ring still held that
+// entry: false once newer entries have overwritten it or Reset has run.
+func (j *Ring[T]) Replace(pos uint64, e T) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if pos < j.base || pos >= j.added || j.added-pos > uint64(len(j.entries)) {
+		return false
+	}
+	// Entry k since the last Reset sits at index k mod size: appended at k
+	// until the ring is full, then written where next pointed, which is
+	// k mod size too.
+	j.entries[(pos-j.base)%uint64(j.size)] = e
+	return true
 }
 
 // List answers the remembered entries, oldest first (never nil).
@@ -65,5 +90,5 @@ func (j *Ring[T]) After(from func(T) bool) []T {
 func (j *Ring[T]) Reset() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries, j.next = nil, 0
+	j.entries, j.next, j.base = nil, 0, j.added
 }

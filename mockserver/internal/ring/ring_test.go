@@ -41,6 +41,40 @@ func TestRing(t *testing.T) {
 	}
 }
 
+func TestRingReplace(t *testing.T) {
+	t.Parallel()
+	r := New[int](3)
+	a := r.Put(1)
+	b := r.Put(2)
+	if !r.Replace(a, 10) || !slices.Equal(r.List(), []int{10, 2}) {
+		t.Fatalf("replace before full: %v", r.List())
+	}
+	c, d := r.Put(3), r.Put(4) // 4 overwrites 10
+	if r.Replace(a, 11) {
+		t.Fatalf("replaced an overwritten entry: %v", r.List())
+	}
+	for _, tt := range []struct {
+		pos  uint64
+		v    int
+		want []int
+	}{{b, 20, []int{20, 3, 4}}, {c, 30, []int{20, 30, 4}}, {d, 40, []int{20, 30, 40}}} {
+		if !r.Replace(tt.pos, tt.v) || !slices.Equal(r.List(), tt.want) {
+			t.Fatalf("replace %d: %v, want %v", tt.pos, r.List(), tt.want)
+		}
+	}
+	for i := 5; i <= 9; i++ { // wrap round again: d's slot is overwritten by 7
+		r.Put(i)
+	}
+	if r.Replace(d, 41) || !slices.Equal(r.List(), []int{7, 8, 9}) {
+		t.Fatalf("after wrapping: %v", r.List())
+	}
+	r.Reset()
+	e := r.Put(100)
+	if r.Replace(c, 31) || r.Replace(e+1, 0) || !r.Replace(e, 101) || !slices.Equal(r.List(), []int{101}) {
+		t.Fatalf("after reset: %v", r.List())
+	}
+}
+
 // An append to a full ring costs the same as to an empty one: no copy of
 // the journal.
 func BenchmarkRingAppendFull(b *testing.B) {

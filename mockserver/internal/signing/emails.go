@@ -42,7 +42,11 @@ func (s *state) SendEmail(to, subject, text, signingLink string) {
 }
 
 // CtlEmails is GET /mock/emails: {"items":[{"to","subject","text","signingLink","at"}]}.
-func (s *Control) CtlEmails(w http.ResponseWriter, _ *http.Request) error {
+// It takes no query parameter: one is a 400 that names it.
+func (s *Control) CtlEmails(w http.ResponseWriter, r *http.Request) error {
+	if err := wire.OnlyParams(r); err != nil {
+		return err
+	}
 	wire.WriteJSON(w, http.StatusOK, map[string]any{"items": s.sign.outbox.List()})
 	return nil
 }

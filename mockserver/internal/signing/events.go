@@ -40,6 +40,11 @@ const (
 	evSignerFinalized    = "sign.signer.finalized"
 	evSignerDeleted      = "sign.signer.deleted"
 	evSignerBounce       = "sign.signer.transientBounce"
+	// evSignerSignedWithNAP is a type subscriptions may list that the
+	// simulation never emits; SampleEvent makes one.
+	evSignerSignedWithNAP = "sign.signer.signedWithImageUploadAndNAP"
+	// evSubscriptionTest is the test event's type.
+	evSubscriptionTest = "webhook.subscription.test"
 )
 
 // Event is one entry of the event log: what the webhook delivery engine
@@ -124,15 +129,21 @@ func (l *eventLog) subscribe(fn func(*Event)) (cancel func()) {
 	}
 }
 
+// topicAndType answers the topic and eventType of an event body of type
+// typ ("sign.signer.signed" → "signer", "signed").
+func topicAndType(typ string) (topic, short string) {
+	parts := strings.Split(typ, ".")
+	if len(parts) != 3 {
+		return typ, typ
+	}
+	return parts[1], parts[2]
+}
+
 // emit appends an event with the given type and payload for a customer and
 // notifies the listeners. The topic and eventType of the body come from
-// typ ("sign.signer.signed" → "signer", "signed").
+// typ (topicAndType).
 func (l *eventLog) emit(customerID, caseFileID int64, typ string, at time.Time, payload any) *Event {
-	parts := strings.Split(typ, ".")
-	topic, short := typ, typ
-	if len(parts) == 3 {
-		topic, short = parts[1], parts[2]
-	}
+	topic, short := topicAndType(typ)
 	body, err := json.Marshal(eventBody{Topic: topic, EventType: short, EventTime: newEventTime(at), Payload: payload})
 	if err != nil { // payloads are plain structs and strings; this cannot happen
 		body = []byte(`{}`)
@@ -190,7 +201,12 @@ type EventJSON struct {
 }
 
 // CtlEvents is GET /mock/events[?customerId=n][&after=seq]: the event log.
+// Another parameter is a 400 that names it; a value that is not a
+// non-negative integer a 422 (docs/mockserver.md, "Journals").
 func (s *Control) CtlEvents(w http.ResponseWriter, r *http.Request) error {
+	if err := wire.OnlyParams(r, "customerId", "after"); err != nil {
+		return err
+	}
 	var p wire.Problems
 	num := func(name string) int64 {
 		v := r.URL.Query().Get(name)

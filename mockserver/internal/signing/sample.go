@@ -24,7 +24,7 @@ const (
 func SampleEvent(typ string, at time.Time) ([]byte, error) {
 	var payload any
 	switch {
-	case typ == "webhook.subscription.test":
+	case typ == evSubscriptionTest:
 		payload = TestEventMessage
 	case strings.HasPrefix(typ, "sign.casefile."):
 		status := map[string]int{evCaseFileCompleted: cfCompleted, evCaseFileExpired: cfExpired,
@@ -45,8 +45,8 @@ func SampleEvent(typ string, at time.Time) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("unknown event type %q", typ)
 	}
-	parts := strings.Split(typ, ".")
-	body, err := json.Marshal(eventBody{Topic: parts[1], EventType: parts[2], EventTime: newEventTime(at), Payload: payload})
+	topic, short := topicAndType(typ)
+	body, err := json.Marshal(eventBody{Topic: topic, EventType: short, EventTime: newEventTime(at), Payload: payload})
 	if err != nil {
 		return nil, fmt.Errorf("sample event %s: %w", typ, err)
 	}

@@ -10,3 +10,23 @@ func APIShapes() map[string]any {
 		"Delivery":            Delivery{},
 	}
 }
+
+// APIRefinements answers what the description says of the webhook
+// service's shapes beyond their Go types: shape → property → the schema
+// keywords to add.
+func APIRefinements() map[string]map[string]map[string]any {
+	return map[string]map[string]map[string]any{
+		"Delivery": {
+			"eventType": {"$ref": eventTypeRef},
+			"outcome": {"enum": []string{OutcomePending, OutcomeDelivered, OutcomeFailed},
+				"description": "pending while the request is on its way (journaled before it leaves), then delivered or failed."},
+		},
+		"Subscription":        {"eventTypes": {"items": map[string]any{"$ref": eventTypeRef}}},
+		"SubscriptionRequest": {"eventTypes": {"items": map[string]any{"$ref": eventTypeRef}}},
+	}
+}
+
+// eventTypeRef is the description's enum of the event types, which it
+// reads from the signing service's event list; a test checks that it is
+// EventTypes.
+const eventTypeRef = "#/components/schemas/EventType"

@@ -172,7 +172,11 @@ func (e *deliveryEngine) drain(subID string, q *subQueue) {
 }
 
 // attempt makes one delivery attempt, journals it and, when it failed,
-// schedules the next one (or gives up and disables the subscription).
+// schedules the next one (or gives up and disables the subscription). The
+// attempt is journaled as pending before its request leaves, so that a
+// receiver that reads the journal on getting the event finds it there
+// (docs/mockserver.md, "Webhook delivery"), and completed in place with its
+// outcome once the receiver answered or the attempt failed.
 func (e *deliveryEngine) attempt(d *delivery) {
 	sub, ok := e.svc.subs.current(d.subID, d.gen, d.typ)
 	if !ok {
@@ -180,14 +184,19 @@ func (e *deliveryEngine) attempt(d *delivery) {
 	}
 	d.attempt++
 	at := e.svc.cfg.Clock.Now()
+	entry := Delivery{EventID: d.eventID, EventType: d.typ, SubscriptionID: d.subID, Attempt: d.attempt, Replay: d.replay,
+		At: at, Outcome: OutcomePending, body: string(d.body)}
+	pos := e.svc.deliveries.Put(entry)
 	start := time.Now()
 	status, err := e.post(sub, d, at)
-	entry := Delivery{EventID: d.eventID, EventType: d.typ, SubscriptionID: d.subID, Attempt: d.attempt, Replay: d.replay,
-		At: at, Outcome: OutcomeDelivered, Status: status, DurationMs: time.Since(start).Milliseconds(), body: string(d.body)}
+	entry.Outcome, entry.Status, entry.DurationMs = OutcomeDelivered, status, time.Since(start).Milliseconds()
 	if err != nil {
 		entry.Outcome, entry.Error = OutcomeFailed, err.Error()
 	}
-	e.svc.deliveries.Add(entry)
+	// Not held any more: a reset forgot it, or the journal (JournalSize
+	// attempts) came round while it was in flight; either way the entry
+	// is gone, as it would be had it been journaled complete.
+	_ = e.svc.deliveries.Replace(pos, entry)
 	if err != nil {
 		e.failed(d, at)
 	}

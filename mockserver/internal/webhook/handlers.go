@@ -148,8 +148,19 @@ func (svc *Service) readEmptyObject(w http.ResponseWriter, r *http.Request) erro
 
 // CtlDeliveries is GET /mock/deliveries[?subscriptionId=…][&eventId=…][&eventType=…]:
 // {"items":[{"eventId","eventType","subscriptionId","attempt","at","outcome","status","error","durationMs"}]}.
+// Another parameter is a 400 that names it; an eventType that is not an
+// event type (sign.casefile.completed, not completed) a 422
+// (docs/mockserver.md, "Journals").
 func (svc *Service) CtlDeliveries(w http.ResponseWriter, r *http.Request) error {
+	if err := wire.OnlyParams(r, "subscriptionId", "eventId", "eventType"); err != nil {
+		return err
+	}
 	q := r.URL.Query()
+	if typ := q.Get("eventType"); typ != "" && !isKnownEventType(typ) {
+		var p wire.Problems
+		p.Add("eventType", "is not an event type: give one as X-Event-Type names it, such as sign.casefile.completed")
+		return p.Err()
+	}
 	passes := func(filter, v string) bool { return filter == "" || filter == v }
 	items := []Delivery{}
 	for _, d := range svc.Deliveries() {

@@ -6,6 +6,12 @@ import (
 
 // Outcomes of a delivery attempt, as Delivery.Outcome reports them.
 const (
+	// OutcomePending is an attempt whose request is on its way: journaled
+	// before it leaves, so that the receiver never sees an event the
+	// journal does not list yet. It becomes OutcomeDelivered or
+	// OutcomeFailed in place once the attempt ends (within about 1.2 s:
+	// the connect and response limits).
+	OutcomePending = "pending"
 	// OutcomeDelivered is an attempt the endpoint acknowledged with 2xx in time.
 	OutcomeDelivered = "delivered"
 	// OutcomeFailed is any other attempt: no connection within 200 ms, no
@@ -29,13 +35,16 @@ type Delivery struct {
 	Replay bool `json:"replay,omitempty"`
 	// At is the mock time of the attempt (the t of its signature).
 	At time.Time `json:"at"`
-	// Outcome is OutcomeDelivered or OutcomeFailed.
+	// Outcome is OutcomePending while the request is on its way, then
+	// OutcomeDelivered or OutcomeFailed.
 	Outcome string `json:"outcome"`
-	// Status is the endpoint's HTTP status, 0 when it did not answer.
+	// Status is the endpoint's HTTP status, 0 when it did not answer (or
+	// has not answered yet).
 	Status int `json:"status"`
-	// Error says why a failed attempt failed; empty when delivered.
+	// Error says why a failed attempt failed; empty when delivered or pending.
 	Error string `json:"error"`
-	// DurationMs is the real time the attempt took, in milliseconds.
+	// DurationMs is the real time the attempt took, in milliseconds; 0
+	// while pending.
 	DurationMs int64 `json:"durationMs"`
 
 	body string // the event's body, for Replay; never listed (a string keeps Delivery comparable)

@@ -80,7 +80,8 @@ func (svc *Service) Reset() {
 // work in flight has ended.
 func (svc *Service) Close() { svc.engine.client.Load().CloseIdleConnections() }
 
-// Deliveries answers the journaled delivery attempts, oldest first.
+// Deliveries answers the journaled delivery attempts in the order they
+// started, oldest first; an attempt in flight is OutcomePending.
 func (svc *Service) Deliveries() []Delivery { return svc.deliveries.List() }
 
 // Count answers how many subscriptions there are, of every customer.
