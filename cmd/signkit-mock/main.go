@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -73,8 +74,10 @@ flags:
 // options are the parsed command-line flags.
 type options struct {
 	addr, clock, start string
+	baseURL            string // -base-url; "": from the listener
 	maxBody, maxFile   int64
 	jobDelay           time.Duration
+	jobDelaySet        bool // -job-delay was given: it holds with the manual clock too
 	control            bool
 	idle, bodyTimeout  time.Duration
 	limits             mockserver.Limits
@@ -94,7 +97,17 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.start, "start", "", "start time of the manual clock, RFC 3339 (default: now)")
 	fs.Int64Var(&o.maxBody, "max-body-bytes", mockserver.DefaultMaxBodyBytes, "largest request body accepted")
 	fs.Int64Var(&o.maxFile, "max-file-bytes", mockserver.DefaultMaxFileBytes, "largest file accepted by a FILE field of a public form")
-	fs.DurationVar(&o.jobDelay, "job-delay", mockserver.DefaultJobDelay, "mock time between accepting and running a queued job")
+	fs.Func("job-delay", "mock time between accepting and running a queued job (default 1s with the real clock, 0 with the manual one)",
+		func(v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return errors.New("want a duration of 0 or more, like 1s")
+			}
+			o.jobDelay, o.jobDelaySet = d, true
+			return nil
+		})
+	fs.StringVar(&o.baseURL, "base-url", "", "the URL the mock names itself by in links and accepts as Host, e.g. http://signkit-mock:8080 "+
+		"(default: http:// and the listen address, localhost for 0.0.0.0 or [::])")
 	fs.BoolVar(&o.control, "control", true, "serve the control API under /mock/")
 	fs.DurationVar(&o.idle, "idle-timeout", mockserver.DefaultIdleTimeout, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", mockserver.DefaultBodyProgressTimeout,
@@ -116,15 +129,35 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.maxBody < 1 || o.maxFile < 1 {
 		return o, errors.New("-max-body-bytes and -max-file-bytes must be positive")
 	}
+	if o.baseURL != "" {
+		u, err := url.Parse(o.baseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return o, fmt.Errorf("-base-url %q: want a URL like http://signkit-mock:8080", o.baseURL)
+		}
+		o.baseURL = strings.TrimRight(o.baseURL, "/")
+	}
 	return o, nil
+}
+
+// listenURL is the base URL of a listener: http:// and its address, with
+// localhost for an unspecified one (0.0.0.0 or [::], as in a container),
+// which no client can reach by that name.
+func listenURL(a net.Addr) string {
+	if ta, ok := a.(*net.TCPAddr); ok && ta.IP.IsUnspecified() {
+		return "http://" + net.JoinHostPort("localhost", strconv.Itoa(ta.Port))
+	}
+	return "http://" + a.String()
 }
 
 // serverOptions turns the flags into mockserver options.
 func (o options) serverOptions(baseURL string) ([]mockserver.Option, error) {
 	opts := []mockserver.Option{mockserver.WithBaseURL(baseURL), mockserver.WithMaxBodyBytes(o.maxBody),
-		mockserver.WithMaxFileBytes(o.maxFile), mockserver.WithJobDelay(o.jobDelay), mockserver.WithControlAPI(o.control),
+		mockserver.WithMaxFileBytes(o.maxFile), mockserver.WithControlAPI(o.control),
 		mockserver.WithIdleTimeout(o.idle), mockserver.WithBodyProgressTimeout(o.bodyTimeout),
 		mockserver.WithLimits(o.limits), mockserver.WithAllowedHosts(o.allowHosts...)}
+	if o.jobDelaySet { // else the mock's default: 1s, or at once with the manual clock
+		opts = append(opts, mockserver.WithJobDelay(o.jobDelay))
+	}
 	if o.clock == "manual" {
 		start := time.Now().UTC()
 		if o.start != "" {
@@ -149,7 +182,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	base := "http://" + l.Addr().String()
+	base := o.baseURL
+	if base == "" {
+		base = listenURL(l.Addr())
+	}
 	opts, err := o.serverOptions(base)
 	if err != nil {
 		_ = l.Close()

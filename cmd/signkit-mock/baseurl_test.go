@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	signkit "github.com/signkit/signkit-go"
+	"github.com/signkit/signkit-go/casefiles"
+	"github.com/signkit/signkit-go/mockserver"
+)
+
+// startBinary runs the command with args and answers the URL of its first
+// line, draining the rest of its output.
+func startBinary(t *testing.T, args ...string) string {
+	t.Helper()
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		_ = run(ctx, args, pw, io.Discard)
+		pw.Close()
+	}()
+	first := make(chan string, 1)
+	go func() {
+		br := bufio.NewReader(pr)
+		line, _ := br.ReadString('\n')
+		first <- strings.TrimSpace(line)
+		_, _ = io.Copy(io.Discard, br)
+	}()
+	select {
+	case line := <-first:
+		base, ok := strings.CutPrefix(line, "listening on ")
+		if !ok {
+			t.Fatalf("first line %q", line)
+		}
+		return base
+	case <-time.After(30 * time.Second):
+		t.Fatal("no first line within 30 s")
+	}
+	return ""
+}
+
+// Listening on every interface (a container), the mock names itself
+// localhost, which a client can reach; -base-url names it as the
+// container's peers do, and that name passes the Host rule.
+func TestBaseURLFlag(t *testing.T) {
+	t.Parallel()
+	base := startBinary(t, "-addr", "0.0.0.0:0")
+	if !strings.HasPrefix(base, "http://localhost:") {
+		t.Fatalf("listening on all interfaces, the mock calls itself %s", base)
+	}
+	port := strings.TrimPrefix(base, "http://localhost:")
+	named := startBinary(t, "-addr", "127.0.0.1:0", "-base-url", "http://signkit-mock:"+port+"/")
+	if named != "http://signkit-mock:"+port {
+		t.Fatalf("with -base-url the mock calls itself %s", named)
+	}
+	for _, bad := range []string{"signkit-mock:8080", "ftp://x", "http://x/path"} {
+		if _, err := parseFlags([]string{"-base-url", bad}, io.Discard); err == nil {
+			t.Errorf("-base-url %q: no error", bad)
+		}
+	}
+}
+
+// With -clock manual and no -job-delay a queued job runs at once, as in
+// Go tests, so a client's Wait returns; -job-delay still holds.
+func TestManualClockRunsJobsAtOnce(t *testing.T) {
+	t.Parallel()
+	base := startBinary(t, "-addr", "127.0.0.1:0", "-clock", "manual")
+	client, err := signkit.NewClient(signkit.Config{Endpoints: signkit.LocalEndpoints(base),
+		Credentials: mockserver.New().DefaultCredentials().Credentials()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{Title: "T", Signers: []casefiles.Signer{{Name: "A"}},
+		Documents: []casefiles.Document{{Name: "a.pdf", Title: "A"}}}, casefiles.BytesUpload("a.pdf", mockserver.SamplePDF("A")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CaseFiles.Wait(ctx, job); err != nil {
+		t.Fatalf("Wait on a manual clock without -job-delay: %v", err)
+	}
+	if o, err := parseFlags([]string{"-clock", "manual", "-job-delay", "2s"}, io.Discard); err != nil || !o.jobDelaySet || o.jobDelay != 2*time.Second {
+		t.Fatalf("-job-delay 2s: %+v, %v", o, err)
+	}
+	if _, err := parseFlags([]string{"-job-delay", "-1s"}, io.Discard); err == nil {
+		t.Error("-job-delay -1s: no error")
+	}
+}
