@@ -35,8 +35,8 @@ func TestDeliveredEventsMatchTheirSchemas(t *testing.T) {
 	for _, action := range []string{ActionRequestOpened, ActionOpen, ActionBounce, ActionUndeliverable, ActionSign} {
 		act(a, "Ann", action)
 	}
-	// A signer deleted, then a rejection.
-	b, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com", "Bob:bob@example.com"), pdf)
+	// A signer deleted before their round, then a rejection.
+	b, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com", "Bob:bob@example.com:1"), pdf)
 	act(b, "Bob", ActionDelete)
 	act(b, "Ann", ActionReject)
 	// A reminder, then expiry.
