@@ -207,7 +207,7 @@ func checkStatus(op string, o *openapi3.Operation, ex traffic.Exchange) *problem
 // checkUndescribed checks an exchange on a route the description does not
 // have: the mock must have refused it (4xx), or a test injected a fault
 // there; either way with its error body (an HTML page for a person's
-// browser under /public/).
+// browser under /public/ and /mock/ui/).
 func checkUndescribed(ex traffic.Exchange, errorSchema *openapi3.Schema) *problem {
 	switch {
 	case (ex.Status < 400 || ex.Status >= 500) && errorCode(ex) != "injected_fault":
@@ -217,6 +217,10 @@ func checkUndescribed(ex traffic.Exchange, errorSchema *openapi3.Schema) *proble
 			return &problem{fmt.Sprintf("undescribed route's %d: %v", ex.Status, firstLine(verr)), ex.Path}
 		}
 	case strings.HasPrefix(ex.Path, "/public/") && strings.HasPrefix(ex.ContentType, "text/html") && ex.Status == http.StatusNotFound:
+	case strings.HasPrefix(ex.Path, "/mock/ui/") && strings.HasPrefix(ex.ContentType, "text/html") &&
+		(ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed):
+		// The dashboard answers a browser's unknown path or wrong method
+		// with its own HTML page (docs/mockserver.md, "Dashboard").
 	case ex.Method != http.MethodHead:
 		return &problem{fmt.Sprintf("%s %s: not described, answered %d without JSON", ex.Method, ex.Path, ex.Status), ""}
 	}
