@@ -371,7 +371,13 @@ func dashGet(t *testing.T, s *Server, path string) string {
 func dashPost(t *testing.T, s *Server, path, form string) (int, string) {
 	t.Helper()
 	c := &http.Client{Transport: s.Transport(), CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := c.Post(s.URL()+path, "application/x-www-form-urlencoded", strings.NewReader(form))
+	req, err := http.NewRequest("POST", s.URL()+path, strings.NewReader(form))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", s.URL()) // as the dashboard's page posts its form
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

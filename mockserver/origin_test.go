@@ -290,3 +290,66 @@ func TestDashboardUnknownPath(t *testing.T) {
 		}
 	}
 }
+
+// The base URL's origin is the mock's own only under the base URL's host
+// and port: a mock published on another port (docker -p 18080:8080, its
+// base URL saying 8080) does not take the pages of the app on 8080. And
+// the dashboard's forms need the Origin (or Referer) a browser sends.
+func TestOriginRuleBaseURLAndDashboardWithoutOrigin(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(WithBaseURL("http://localhost:3000"), WithManualClock(epoch))
+	hs := s.HTTPServer()
+	go func() { _ = hs.Serve(l) }()
+	t.Cleanup(func() { _ = hs.Close(); s.Close() })
+	base := "http://" + l.Addr().String()
+	post := func(path, ct, body string, headers ...string) int {
+		t.Helper()
+		req, err := http.NewRequest("POST", base+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if st := post("/mock/clock/advance", "application/json", `{"seconds":60}`, "Origin", "http://localhost:3000"); st != http.StatusForbidden {
+		t.Errorf("the base URL's origin on another port: %d, want 403", st)
+	}
+	if st := post("/mock/ui/clock", "application/x-www-form-urlencoded", "amount=1&unit=days"); st != http.StatusForbidden {
+		t.Errorf("a dashboard form without Origin or Referer: %d, want 403", st)
+	}
+	if st := post("/mock/ui/clock", "application/x-www-form-urlencoded", "amount=1&unit=days", "Origin", base); st != http.StatusSeeOther {
+		t.Errorf("a dashboard form from its own page: %d, want 303", st)
+	}
+	if !s.Now().Equal(epoch.Add(24 * time.Hour)) {
+		t.Errorf("clock at %v, want only the dashboard's own day added", s.Now())
+	}
+	// Reached under the base URL's host and port (a proxy that keeps the
+	// Host), its origin is the mock's own.
+	req, _ := http.NewRequest("POST", base+"/mock/clock/advance", strings.NewReader(`{"seconds":1}`))
+	req.Host = "localhost:3000"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", "http://localhost:3000")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("under the base URL's host: %d, want 200", resp.StatusCode)
+	}
+}

@@ -77,9 +77,8 @@ func (s *Server) DefaultCredentials() UserCredentials {
 }
 
 // AddUser adds an API user (to the default customer unless spec says
-// otherwise) with fresh credentials. A spec the mock refuses is a
-// *signkit.Error matching signkit.ErrValidation (or ErrNotFound for an
-// unknown customer).
+// otherwise) with fresh credentials. A spec the mock refuses (an unknown
+// customer included) is a *signkit.Error matching signkit.ErrValidation.
 func (s *Server) AddUser(spec UserSpec) (UserCredentials, error) {
 	u, err := s.core.Accounts.Add(accounts.Spec(spec))
 	if err != nil {

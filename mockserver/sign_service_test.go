@@ -252,8 +252,8 @@ func TestEventPayloadShapes(t *testing.T) {
 		listed.Items[0].EventType != evSignerRejected || string(listed.Items[0].Body) != want[2] {
 		t.Fatalf("GET /mock/events?after=2: %d %s", st, b)
 	}
-	if st, _ := call(t, s, "GET", "/mock/events?after=x", "", nil, nil); st != 422 {
-		t.Fatalf("bad after: %d, want 422", st)
+	if st, _ := call(t, s, "GET", "/mock/events?after=x", "", nil, nil); st != 400 {
+		t.Fatalf("bad after: %d, want 400", st)
 	}
 }
 

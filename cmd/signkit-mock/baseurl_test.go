@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -53,10 +56,37 @@ func TestBaseURLFlag(t *testing.T) {
 	if !strings.HasPrefix(base, "http://localhost:") {
 		t.Fatalf("listening on all interfaces, the mock calls itself %s", base)
 	}
-	port := strings.TrimPrefix(base, "http://localhost:")
-	named := startBinary(t, "-addr", "127.0.0.1:0", "-base-url", "http://signkit-mock:"+port+"/")
-	if named != "http://signkit-mock:"+port {
+	if resp, err := http.Get(base + "/mock/health"); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the mock is not reachable at the name it gives itself, %s: %v", base, err)
+	} else {
+		resp.Body.Close()
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0") // a free port for the named mock
+	if err != nil {
+		t.Fatal(err)
+	}
+	free := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	named := startBinary(t, "-addr", "127.0.0.1:"+free, "-base-url", "http://signkit-mock:"+free+"/")
+	if named != "http://signkit-mock:"+free {
 		t.Fatalf("with -base-url the mock calls itself %s", named)
+	}
+	// The base URL's name passes the Host rule, another does not; both
+	// reach the server through the loopback address it listens on.
+	for host, want := range map[string]int{"signkit-mock:" + free: http.StatusOK, "other-service:" + free: http.StatusMisdirectedRequest} {
+		req, err := http.NewRequest("GET", "http://127.0.0.1:"+free+"/mock/health", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
 	}
 	for _, bad := range []string{"signkit-mock:8080", "ftp://x", "http://x/path"} {
 		if _, err := parseFlags([]string{"-base-url", bad}, io.Discard); err == nil {
@@ -70,8 +100,10 @@ func TestBaseURLFlag(t *testing.T) {
 func TestManualClockRunsJobsAtOnce(t *testing.T) {
 	t.Parallel()
 	base := startBinary(t, "-addr", "127.0.0.1:0", "-clock", "manual")
+	defaults := mockserver.New() // for the default credentials, which every mock shares
+	defer defaults.Close()
 	client, err := signkit.NewClient(signkit.Config{Endpoints: signkit.LocalEndpoints(base),
-		Credentials: mockserver.New().DefaultCredentials().Credentials()})
+		Credentials: defaults.DefaultCredentials().Credentials()})
 	if err != nil {
 		t.Fatal(err)
 	}

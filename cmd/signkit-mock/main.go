@@ -113,7 +113,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", mockserver.DefaultBodyProgressTimeout,
 		"how long a request body may go without a byte before the connection is cut")
 	fs.Func("allow-host", "admit another host name NAME[,NAME...] in requests' Host header besides localhost, 127.0.0.1, [::1] "+
-		"and the listen address (a container's or compose service's name); repeatable. Other names get 421 (DNS rebinding)",
+		"and the base URL's host (the listen address, or -base-url), such as a container's or compose service's name; repeatable. "+
+		"Other names get 421 (DNS rebinding)",
 		func(v string) error { return parseHosts(v, &o.allowHosts) })
 	fs.Func("limits", "per-account limits, e.g. Forms=20000,Submissions=100000 (fields of mockserver.Limits; -1: none)",
 		func(v string) error { return parseLimits(v, &o.limits) })

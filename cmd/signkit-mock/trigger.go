@@ -22,10 +22,10 @@ const triggerUsage = `usage: signkit-mock trigger TYPE --to URL [--secret-file F
 Sends one webhook event of TYPE to URL, signed with a subscription's secret
 as the platform signs deliveries, with a sample payload like the mock's
 (case file 1042, signer 2087), and prints the receiver's answer. The secret
-comes from --secret-file, else from the environment variable
-SIGNKIT_WEBHOOK_SECRET, else from --secret (which the process list and the
-shell's history show: prefer the other two). It is never printed, nor is a
-password in URL.
+comes from --secret-file, else from --secret (which the process list and the
+shell's history show: prefer the other two), else from the environment
+variable SIGNKIT_WEBHOOK_SECRET. It is never printed, nor is a password in
+URL.
 Exit status: 0 when the receiver answered 2xx, 1 otherwise, 2 on a usage error.
 
 TYPE is one of:
@@ -122,9 +122,9 @@ func unknownType(w io.Writer, typ string) {
 		typ, strings.Join(mockserver.EventTypes(), "\n  "))
 }
 
-// secretOf answers the secret from the file, else the environment,
-// else the flag; naming both a file and a flag is a usage error, since one
-// of them would be ignored.
+// secretOf answers the secret from the file, else the flag, else the
+// environment (a flag overrides the environment, as flags do); naming both
+// a file and a flag is a usage error, since one of them would be ignored.
 func secretOf(flagValue, file string, getenv func(string) string) (string, error) {
 	switch {
 	case file != "" && flagValue != "":

@@ -186,6 +186,7 @@ func TestTriggerSecretSourcesAndRedaction(t *testing.T) {
 		{"from a file", []string{want, "--to", srv.URL, "--secret-file", file}, noEnv, 0, "verified "},
 		{"from the environment", []string{want, "--to", srv.URL}, env, 0, "verified "},
 		{"the file before the environment", []string{want, "--to", srv.URL, "--secret-file", file}, func(string) string { return "wrong" }, 0, "verified "},
+		{"the flag before the environment", []string{want, "--to", srv.URL, "--secret", triggerSecret}, func(string) string { return "wrong" }, 0, "verified "},
 		{"a password in the URL", []string{want, "--to", withPassword}, env, 0, "hook:xxxxx@"},
 		{"a password in the URL of a receiver that is not there", []string{want, "--to", "http://hook:hunter2@127.0.0.1:1/webhook"}, env, 1, "hook:xxxxx@"},
 	} {

@@ -229,18 +229,18 @@ func control() []operation {
 // count is a query parameter's non-negative integer.
 var count = Schema{"type": "integer", "format": "int64", "minimum": 0}
 
-// journal gives a journal's route its query parameters and the answers
-// to a parameter the route does not take (400) and, when a value can be
-// malformed, to one that does not parse (422): the journals refuse both
-// rather than list everything (docs/mockserver.md, "Journals").
+// journal gives a journal's route its query parameters and the answer
+// (400) to a parameter the route does not take and, when a value can be
+// malformed, to one that does not parse: the journals refuse both rather
+// than list everything (docs/mockserver.md, "Journals").
 func journal(op operation, values bool, query ...param) operation {
 	op.query = query
-	op.answers["400"] = answer("A query parameter the route does not take: the platform's error body, "+
-		"its details naming each such parameter.", jsonBody(ref("Error")))
+	msg := "A query parameter the route does not take: the platform's error body, its details naming each such parameter."
 	if values {
-		op.answers["422"] = answer("A parameter's value does not parse or is not allowed: the platform's error body, "+
-			"its details naming the parameter.", jsonBody(ref("Error")))
+		msg = "A query parameter the route does not take, or a value that does not parse or is not allowed: " +
+			"the platform's error body, its details naming each such parameter."
 	}
+	op.answers["400"] = answer(msg, jsonBody(ref("Error")))
 	return op
 }
 

@@ -121,6 +121,9 @@ func (a *App) Reset() {
 	for _, fn := range a.resetHooks {
 		fn()
 	}
+	// A request served meanwhile may have scheduled work at the time
+	// before the rewind; what is left now belongs to no state.
+	a.Clock.DropTasks()
 	a.Journal.Reset()
 }
 

@@ -126,6 +126,12 @@ func (a *App) checkControl(r *http.Request) *wire.Error {
 			"or call the control API from your test code", from, wire.BaseURL(r))
 	}
 	if isDashboardPath(r.URL.Path) {
+		// Only browsers use the dashboard, and they send an Origin with a
+		// POST: one with neither Origin nor Referer is not the dashboard's.
+		if r.Header.Get("Origin") == "" && r.Header.Get("Referer") == "" {
+			return wire.Forbidden("the dashboard's forms are posted by its own pages, which send an Origin; " +
+				"from code, call the control API under /mock/ instead")
+		}
 		return nil
 	}
 	ct := r.Header.Get("Content-Type")
@@ -159,10 +165,22 @@ func foreignOrigin(r *http.Request, base string) (string, bool) {
 	if !ok {
 		return quote(from), true
 	}
-	if own, _ := originOf(wire.BaseURL(r)); o == own || o == base {
+	own, _ := originOf(wire.BaseURL(r))
+	// The base URL's origin counts as the mock's own only when the request
+	// reached the mock under the base URL's host and port (a TLS proxy in
+	// front changes the scheme, not those): a mock published on another
+	// port than its base URL's must not take the pages of whatever app
+	// serves the base URL's port.
+	if o == own || o == base && hostPart(o) == hostPart(own) {
 		return "", false
 	}
 	return o, true
+}
+
+// hostPart is the host and port of an origin: what follows "://".
+func hostPart(origin string) string {
+	_, hp, _ := strings.Cut(origin, "://")
+	return hp
 }
 
 // originOf answers the origin of a URL (scheme://host:port, in lower case,

@@ -86,3 +86,50 @@ func TestRealClockRunsTasksAndAdvanceJumps(t *testing.T) {
 		t.Fatalf("mock time moved %v", d)
 	}
 }
+
+// Rewind takes a manual clock back to its start and a real clock back to
+// the wall clock; work scheduled after it runs at its own time, and it is
+// safe beside Advance.
+func TestRewind(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	c := New(true, start)
+	defer c.Close()
+	c.Advance(time.Hour)
+	c.DropTasks()
+	c.Rewind()
+	if !c.Now().Equal(start) {
+		t.Fatalf("manual clock after Rewind: %v, want %v", c.Now(), start)
+	}
+	ran := make(chan time.Time, 1)
+	c.After(time.Minute, func() { ran <- c.Now() })
+	c.Advance(2 * time.Minute)
+	select {
+	case at := <-ran:
+		if !at.Equal(start.Add(time.Minute)) {
+			t.Errorf("a task scheduled after Rewind ran at %v, want %v", at, start.Add(time.Minute))
+		}
+	default:
+		t.Fatal("a task scheduled after Rewind did not run")
+	}
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 100 {
+			c.Advance(time.Second)
+		}
+	}()
+	for range 100 {
+		c.Rewind()
+	}
+	<-done
+
+	r := New(false, time.Time{})
+	defer r.Close()
+	r.Advance(48 * time.Hour)
+	r.Rewind()
+	if d := time.Until(r.Now()); d > time.Minute || d < -time.Minute {
+		t.Fatalf("real clock after Rewind is %v off the wall clock", d)
+	}
+}

@@ -201,8 +201,8 @@ type EventJSON struct {
 }
 
 // CtlEvents is GET /mock/events[?customerId=n][&after=seq]: the event log.
-// Another parameter is a 400 that names it; a value that is not a
-// non-negative integer a 422 (docs/mockserver.md, "Journals").
+// Another parameter is a 400 that names it, and so is a value that is not
+// a non-negative integer (docs/mockserver.md, "Journals").
 func (s *Control) CtlEvents(w http.ResponseWriter, r *http.Request) error {
 	if err := wire.OnlyParams(r, "customerId", "after"); err != nil {
 		return err
@@ -220,7 +220,7 @@ func (s *Control) CtlEvents(w http.ResponseWriter, r *http.Request) error {
 		return n
 	}
 	cust, after := num("customerId"), num("after")
-	if err := p.Err(); err != nil {
+	if err := p.BadQuery(); err != nil {
 		return err
 	}
 	items := []EventJSON{}

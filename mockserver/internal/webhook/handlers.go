@@ -159,7 +159,7 @@ func (svc *Service) CtlDeliveries(w http.ResponseWriter, r *http.Request) error 
 	if typ := q.Get("eventType"); typ != "" && !isKnownEventType(typ) {
 		var p wire.Problems
 		p.Add("eventType", "is not an event type: give one as X-Event-Type names it, such as sign.casefile.completed")
-		return p.Err()
+		return p.BadQuery()
 	}
 	passes := func(filter, v string) bool { return filter == "" || filter == v }
 	items := []Delivery{}

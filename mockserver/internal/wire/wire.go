@@ -92,6 +92,18 @@ func (p *Problems) Add(field, format string, args ...any) {
 	*p = append(*p, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
+// BadQuery is nil without problems, else a 400 Error with one detail per
+// problem: the answer of a journal under /mock/ to a query value that
+// does not parse (docs/mockserver.md, "Journals").
+func (p Problems) BadQuery() error {
+	if len(p) == 0 {
+		return nil
+	}
+	e := Validation(p)
+	e.Status, e.Code = http.StatusBadRequest, "bad_request"
+	return e
+}
+
 // Err is nil without problems, else a 422 Error.
 func (p Problems) Err() error {
 	if len(p) == 0 {
