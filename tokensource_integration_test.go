@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-pdf/fpdf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -156,18 +155,6 @@ func sourceClient(t *testing.T, src *shortcutSource) (*mockserver.Server, *signk
 	return srv, c, rec
 }
 
-// onePagePDF renders a one-page PDF with text.
-func onePagePDF(t *testing.T, text string) []byte {
-	t.Helper()
-	p := fpdf.New("P", "mm", "A4", "")
-	p.AddPage()
-	p.SetFont("Helvetica", "", 14)
-	p.Cell(40, 10, text)
-	var buf bytes.Buffer
-	require.NoError(t, p.Output(&buf))
-	return buf.Bytes()
-}
-
 // oneSigner is a case file with one document and one signer.
 func oneSigner(t *testing.T, title string) (*casefiles.CaseFile, casefiles.Upload) {
 	cf := &casefiles.CaseFile{
@@ -175,7 +162,7 @@ func oneSigner(t *testing.T, title string) (*casefiles.CaseFile, casefiles.Uploa
 		Signers:   []casefiles.Signer{{Name: "Ada Owner", Email: "ada@example.com"}},
 		Documents: []casefiles.Document{{Name: "agreement.pdf", Title: "Agreement"}},
 	}
-	return cf, casefiles.BytesUpload("agreement.pdf", onePagePDF(t, title))
+	return cf, casefiles.BytesUpload("agreement.pdf", mockserver.SamplePDF(title))
 }
 
 // mockControl POSTs a call of the mock's control API.

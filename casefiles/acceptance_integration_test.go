@@ -60,8 +60,8 @@ func leaseCaseFile(t *testing.T) (*casefiles.CaseFile, []casefiles.Upload) {
 		},
 	}
 	return cf, []casefiles.Upload{
-		casefiles.BytesUpload("lease.pdf", samplePDF(t, originalText["Lease"])),
-		casefiles.BytesUpload("rules.pdf", samplePDF(t, originalText["House rules"])),
+		casefiles.BytesUpload("lease.pdf", mockserver.SamplePDF(originalText["Lease"])),
+		casefiles.BytesUpload("rules.pdf", mockserver.SamplePDF(originalText["House rules"])),
 	}
 }
 

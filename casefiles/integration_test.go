@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-pdf/fpdf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,18 +18,6 @@ import (
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/mockserver"
 )
-
-// samplePDF renders a one-page PDF with text.
-func samplePDF(t *testing.T, text string) []byte {
-	t.Helper()
-	p := fpdf.New("P", "mm", "A4", "")
-	p.AddPage()
-	p.SetFont("Helvetica", "", 14)
-	p.Cell(40, 10, text)
-	var buf bytes.Buffer
-	require.NoError(t, p.Output(&buf))
-	return buf.Bytes()
-}
 
 // threeDocuments is the acceptance case file: three documents (the terms
 // are not signable) and three signers in two rounds with roles.
@@ -50,7 +37,7 @@ func threeDocuments(t *testing.T) (*casefiles.CaseFile, []casefiles.Upload) {
 	}
 	var uploads []casefiles.Upload
 	for _, d := range cf.Documents {
-		uploads = append(uploads, casefiles.BytesUpload(d.Name, samplePDF(t, d.Title)))
+		uploads = append(uploads, casefiles.BytesUpload(d.Name, mockserver.SamplePDF(d.Title)))
 	}
 	return cf, uploads
 }

@@ -44,7 +44,7 @@ func TestSigningMethodsReachThePlatformAndReadBack(t *testing.T) {
 		},
 		Documents: []casefiles.Document{{Name: "spa.pdf", Title: "Share purchase agreement"}},
 	}
-	upload := casefiles.BytesUpload("spa.pdf", samplePDF(t, "Agreement"))
+	upload := casefiles.BytesUpload("spa.pdf", mockserver.SamplePDF("Agreement"))
 	d := createAndGet(t, client, cf, upload)
 	require.Len(t, d.Signers, 2)
 
@@ -72,7 +72,7 @@ func TestSigningMethodsReachThePlatformAndReadBack(t *testing.T) {
 	// The mock refuses it too, with the platform's 400, for a client that
 	// does not validate.
 	status, body := rawSendCreate(t, srv, `{"caseFile":{"title":"T","signers":[{"name":"A",`+
-		`"secureSigningMethods":["mitid.se"]}],"documents":[{"name":"a.pdf","title":"A"}]}}`, samplePDF(t, "x"))
+		`"secureSigningMethods":["mitid.se"]}],"documents":[{"name":"a.pdf","title":"A"}]}}`, mockserver.SamplePDF("x"))
 	assert.Equal(t, http.StatusBadRequest, status, "%s", body)
 	var e struct {
 		Error, Message string
@@ -97,7 +97,7 @@ func TestSensitiveDataShowsAccessControlOnEverySigner(t *testing.T) {
 		Signers:       []casefiles.Signer{{Name: "Pat Patient", Email: "pat@example.com"}, {Name: "Dr Doe", AccessControl: true}},
 		Documents:     []casefiles.Document{{Name: "consent.pdf", Title: "Consent"}},
 	}
-	upload := casefiles.BytesUpload("consent.pdf", samplePDF(t, "Consent"))
+	upload := casefiles.BytesUpload("consent.pdf", mockserver.SamplePDF("Consent"))
 	require.NoError(t, cf.Validate(upload))
 	d := createAndGet(t, client, cf, upload)
 	assert.True(t, d.SensitiveData)

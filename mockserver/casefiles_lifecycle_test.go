@@ -169,7 +169,7 @@ func TestSignatureLines(t *testing.T) {
 		map[string]any{"name": "all.pdf", "title": "Everyone", "documentOrder": 7},
 		map[string]any{"name": "annex.pdf", "title": "Annex", "signable": false},
 	}
-	id, _ := sndRun(t, s, tok, cf, file, sndFile("all.pdf", sndPDF(t, "All")), sndFile("annex.pdf", sndPDF(t, "Annex")))
+	id, _ := sndRun(t, s, tok, cf, file, sndFile("all.pdf", SamplePDF("All")), sndFile("annex.pdf", SamplePDF("Annex")))
 	if err := s.SignerAction(id, sndSignerID(t, s, id, "Ann"), ActionSign); err != nil {
 		t.Fatal(err)
 	}

@@ -33,13 +33,13 @@ func TestBrowserDashboard(t *testing.T) {
 		"endpoint": hook.URL + "/hook", "eventTypes": []string{"sign.casefile.completed"}}, &sub); st != 201 || sub.Secret == "" {
 		t.Fatalf("subscribe: %d %s", st, b)
 	}
-	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", sndPDF(t, "Contract text")))
+	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", SamplePDF("Contract text")))
 	var signerID int64
 	s.core.Signing.Inspect(id, func(cf *caseFile) { signerID = cf.Signers[0].ID })
 	// Another case file stays pending, to show signers in other states.
 	other := sndCase("Bo Lindqvist-Andersen:bo.lindqvist-andersen@a-long-company-name.example.com", "Cy:-", "Dee:dee@example.com:1")
 	other["title"] = "Framework agreement for the supply of office furniture, 2027–2030"
-	sndRun(t, s, tok, other, sndFile("doc.pdf", sndPDF(t, "Framework text")))
+	sndRun(t, s, tok, other, sndFile("doc.pdf", SamplePDF("Framework text")))
 	ui := s.URL() + "/mock/ui"
 
 	run(t, ctx, "open the case files", chromedp.Navigate(ui+"/casefiles"))
@@ -201,7 +201,7 @@ func TestBrowserDashboardOnAPhone(t *testing.T) {
 		"endpoint": hook.URL + "/hook", "eventTypes": []string{"sign.casefile.completed"}}, nil); st != 201 {
 		t.Fatalf("subscribe: %d %s", st, b)
 	}
-	done, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", sndPDF(t, "Contract text")))
+	done, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", SamplePDF("Contract text")))
 	var annID int64
 	s.core.Signing.Inspect(done, func(cf *caseFile) { annID = cf.Signers[0].ID })
 	if err := s.core.Signing.Control.SignerAction(done, annID, "sign"); err != nil {
@@ -209,7 +209,7 @@ func TestBrowserDashboardOnAPhone(t *testing.T) {
 	}
 	other := sndCase("Bo Lindqvist-Andersen:bo.lindqvist-andersen@a-long-company-name.example.com", "Cy:-", "Dee:dee@example.com:1")
 	other["title"] = "Framework agreement for the supply of office furniture, 2027–2030"
-	id, _ := sndRun(t, s, tok, other, sndFile("doc.pdf", sndPDF(t, "Framework text")))
+	id, _ := sndRun(t, s, tok, other, sndFile("doc.pdf", SamplePDF("Framework text")))
 	var dee int64
 	s.core.Signing.Inspect(id, func(cf *caseFile) { dee = cf.Signers[2].ID })
 	s.Advance(0)
@@ -261,7 +261,7 @@ func TestDashboardOffersWhatTheControlAPIAllows(t *testing.T) {
 	t.Parallel()
 	s := newManual(t)
 	tok := login(t, s, s.DefaultCredentials())
-	pdf := sndFile("doc.pdf", sndPDF(t, "Contract text"))
+	pdf := sndFile("doc.pdf", SamplePDF("Contract text"))
 	// Ann (0) and Bob (1, no email) sign in round 0, Cy (2) in round 1.
 	signers := []string{"Ann:ann@example.com:0", "Bob:-:0", "Cy:cy@example.com:1"}
 	states := []struct {

@@ -71,7 +71,7 @@ func TestBrowserHostilePageCannotDriveTheMock(t *testing.T) {
 	ctx := browser(t)
 	s := Start(t, WithManualClock(epoch))
 	tok := login(t, s, s.DefaultCredentials())
-	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", sndPDF(t, "Contract text")))
+	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", SamplePDF("Contract text")))
 	var signerID int64
 	s.core.Signing.Inspect(id, func(cf *caseFile) { signerID = cf.Signers[0].ID })
 	signerStatus := func() int {

@@ -155,7 +155,7 @@ func TestOriginRule(t *testing.T) {
 	t.Parallel()
 	s := Start(t, WithManualClock(epoch))
 	tok := login(t, s, s.DefaultCredentials())
-	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", sndPDF(t, "Contract text")))
+	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", SamplePDF("Contract text")))
 	var signerID int64
 	s.core.Signing.Inspect(id, func(cf *caseFile) { signerID = cf.Signers[0].ID })
 	sign := fmt.Sprintf("/mock/casefiles/%d/signers/%d/sign", id, signerID)

@@ -255,7 +255,7 @@ func TestBrowserRejectAsksFirst(t *testing.T) {
 			shots := newScreenshots(t)
 			ctx := browserOn(t, vp)
 			s := Start(t, WithManualClock(epoch))
-			tok, file := login(t, s, s.DefaultCredentials()), sndFile("doc.pdf", sndPDF(t, "Contract text"))
+			tok, file := login(t, s, s.DefaultCredentials()), sndFile("doc.pdf", SamplePDF("Contract text"))
 			id, links := sndRun(t, s, tok, sndCase("Ann:ann@example.com", "Bob:bob@example.com"), file)
 			run(t, ctx, "open Ann's page", chromedp.Navigate(links[0].SigningLink))
 			run(t, ctx, "wait for the page", chromedp.WaitVisible(chromedp.CSS("#reject")))

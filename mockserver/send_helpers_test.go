@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-pdf/fpdf"
 )
 
 // sndPart is one part of a Send create body.
@@ -33,20 +31,6 @@ func sndData(t testing.TB, cf any) sndPart {
 }
 
 func sndFile(name string, b []byte) sndPart { return sndPart{field: "files", filename: name, body: b} }
-
-// sndPDF makes a small real PDF whose page shows text.
-func sndPDF(t testing.TB, text string) []byte {
-	t.Helper()
-	pdf := fpdf.New("P", "mm", "A4", "")
-	pdf.AddPage()
-	pdf.SetFont("Helvetica", "", 14)
-	pdf.Cell(0, 10, text)
-	var buf bytes.Buffer
-	if err := pdf.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 // sndBody builds a multipart body of the parts, in order.
 func sndBody(t testing.TB, parts ...sndPart) (*bytes.Buffer, string) {
@@ -205,7 +189,7 @@ func sndCase(signers ...string) map[string]any {
 func sndServer(t testing.TB, opts ...Option) (*Server, string, sndPart) {
 	t.Helper()
 	s := newManual(t, opts...)
-	return s, login(t, s, s.DefaultCredentials()), sndFile("doc.pdf", sndPDF(t, "Contract text"))
+	return s, login(t, s, s.DefaultCredentials()), sndFile("doc.pdf", SamplePDF("Contract text"))
 }
 
 // sndEvents answers a case file's events written "type" for case file

@@ -52,7 +52,7 @@ func sndJSONBody(t testing.TB, cf map[string]any, pdf []byte) []byte {
 func TestSendJSONRouteCreatesTheCaseFile(t *testing.T) {
 	t.Parallel()
 	s, tok, _ := sndServer(t)
-	pdf := sndPDF(t, "Lease text")
+	pdf := SamplePDF("Lease text")
 	cf := sndCase("Ada:ada@example.com", "Bob:bob@example.com:1")
 	// The connector's documents have no name: title and pdf.
 	cf["documents"] = []any{map[string]any{"title": "Lease"}, map[string]any{"title": "Rules", "signable": false}}
@@ -130,7 +130,7 @@ func TestSendJSONRouteCreatesTheCaseFile(t *testing.T) {
 func TestSendJSONRouteRefusals(t *testing.T) {
 	t.Parallel()
 	s, tok, _ := sndServer(t, WithMaxUploadBytes(64<<10), WithMaxBodyBytes(8<<10))
-	pdf := sndPDF(t, "x")
+	pdf := SamplePDF("x")
 	valid := func() map[string]any {
 		cf := sndCase("Ada:ada@example.com")
 		cf["documents"] = []any{map[string]any{"title": "Lease"}}

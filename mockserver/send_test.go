@@ -28,7 +28,7 @@ type sndRule struct {
 // constraints on every field (docs/platform.md, "Send") and the mock's own
 // checks of the files.
 func sndRules(t *testing.T) []sndRule {
-	pdf := sndPDF(t, "x")
+	pdf := SamplePDF("x")
 	with := func(edit func(cf map[string]any)) map[string]any {
 		cf := sndCase("Ann:ann@example.com", "Bob:bob@example.com")
 		edit(cf)
@@ -171,8 +171,8 @@ func TestSendValidation(t *testing.T) {
 
 func TestSendCreateAndQueueStatus(t *testing.T) {
 	t.Parallel()
-	file := sndFile("doc.pdf", sndPDF(t, "Contract text"))
-	second := sndFile("terms.pdf", sndPDF(t, "Terms"))
+	file := sndFile("doc.pdf", SamplePDF("Contract text"))
+	second := sndFile("terms.pdf", SamplePDF("Terms"))
 	cf := sndCase("Ann:ann@example.com", "Bob:-")
 	cf["documents"] = append(cf["documents"].([]any), map[string]any{"name": "terms.pdf", "title": "Terms", "signable": false})
 	data := sndData(t, cf)

@@ -145,7 +145,7 @@ func TestDocumentContentAndSignedPDF(t *testing.T) {
 	s, tok, file := sndServer(t)
 	cf := sndCase("Ann Ærø:ann@example.com", "Bob Builder:-")
 	cf["documents"] = append(cf["documents"].([]any), map[string]any{"name": "annex.pdf", "title": "Annex", "signable": false})
-	annex := sndFile("annex.pdf", sndPDF(t, "Annex text"))
+	annex := sndFile("annex.pdf", SamplePDF("Annex text"))
 	id, _ := sndRun(t, s, tok, cf, file, annex)
 	var details caseFileJSON
 	call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &details)

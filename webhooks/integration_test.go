@@ -1,7 +1,6 @@
 package webhooks_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-pdf/fpdf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -71,17 +69,6 @@ func (r *receiver) snapshot() (map[string]int, []*webhooks.Event) {
 	return counts, append([]*webhooks.Event(nil), r.events...)
 }
 
-func onePagePDF(t *testing.T) []byte {
-	t.Helper()
-	p := fpdf.New("P", "mm", "A4", "")
-	p.AddPage()
-	p.SetFont("Helvetica", "", 14)
-	p.Cell(40, 10, "Agreement")
-	var buf bytes.Buffer
-	require.NoError(t, p.Output(&buf))
-	return buf.Bytes()
-}
-
 // TestIntegrationReceiveVerifiedEvents subscribes a receiver built with
 // Handler, signs a case file through the mock, and checks that every event
 // arrives verified and is processed exactly once, including one whose first
@@ -106,7 +93,7 @@ func TestIntegrationReceiveVerifiedEvents(t *testing.T) {
 		Title:     "Employment contract",
 		Signers:   []casefiles.Signer{{Name: "Ada Lovelace", Email: "ada@example.com"}},
 		Documents: []casefiles.Document{{Name: "contract.pdf", Title: "Contract"}},
-	}, casefiles.BytesUpload("contract.pdf", onePagePDF(t)))
+	}, casefiles.BytesUpload("contract.pdf", mockserver.SamplePDF("Agreement")))
 	require.NoError(t, err)
 	srv.Advance(2 * time.Second) // the job runs; activation events are delivered
 	result, err := client.CaseFiles.Wait(ctx, job)
