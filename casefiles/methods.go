@@ -32,7 +32,7 @@ var secureSigningMethods = []SecureSigningMethod{SecureMitID, SecureBankIDSweden
 
 // IsKnown reports whether m is one of the secure signing methods of this
 // package.
-func (m SecureSigningMethod) IsKnown() bool { return isOneOf(m, secureSigningMethods) }
+func (m SecureSigningMethod) IsKnown() bool { return slices.Contains(secureSigningMethods, m) }
 
 // InsecureSigningMethod is a touch signature: a signature that proves no
 // identity (docs/platform.md, Send: signer fields).
@@ -50,7 +50,7 @@ var insecureSigningMethods = []InsecureSigningMethod{InsecureText, InsecureDraw,
 
 // IsKnown reports whether m is one of the insecure signing methods of this
 // package.
-func (m InsecureSigningMethod) IsKnown() bool { return isOneOf(m, insecureSigningMethods) }
+func (m InsecureSigningMethod) IsKnown() bool { return slices.Contains(insecureSigningMethods, m) }
 
 // EmailFormat is the format of the emails the platform sends a signer.
 type EmailFormat string
@@ -65,10 +65,7 @@ const (
 var emailFormats = []EmailFormat{EmailFormatText, EmailFormatHTML}
 
 // IsKnown reports whether f is one of the email formats of this package.
-func (f EmailFormat) IsKnown() bool { return isOneOf(f, emailFormats) }
-
-// isOneOf reports whether v is in known.
-func isOneOf[T ~string](v T, known []T) bool { return slices.Contains(known, v) }
+func (f EmailFormat) IsKnown() bool { return slices.Contains(emailFormats, f) }
 
 // joinValues lists values for a message: "a, b, c".
 func joinValues[T ~string](values []T) string {

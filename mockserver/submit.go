@@ -12,7 +12,6 @@ import (
 	"sort"
 
 	"github.com/signkit/signkit-go/internal/apierror"
-	"github.com/signkit/signkit-go/mockserver/internal/inproc"
 )
 
 // FormSubmission is what a person enters on a form's public page, as
@@ -74,7 +73,7 @@ func (s *Server) SubmitForm(ctx context.Context, externalID string, sub *FormSub
 	}
 	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("Accept", "application/json") // the page's answer as JSON: the ids, or the field errors
-	resp, err := inproc.Transport{Handler: s.core.Handler()}.RoundTrip(req)
+	resp, err := s.Transport().RoundTrip(req)
 	if err != nil {
 		return nil, fmt.Errorf("mockserver: submit form %s: %w", externalID, err)
 	}

@@ -18,6 +18,21 @@ import (
 	"github.com/signkit/signkit-go/webhooks"
 )
 
+// kitStart is where the manual clock of these tests starts.
+var kitStart = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+
+// startWithClient starts a mock on a manual clock at kitStart and an SDK
+// client of its default user.
+func startWithClient(t *testing.T) (*mockserver.Server, *signkit.Client) {
+	t.Helper()
+	srv := mockserver.Start(t, mockserver.WithManualClock(kitStart))
+	client, err := signkit.NewClient(srv.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, client
+}
+
 // A user's test, through exported names only: on a manual clock and
 // without a job delay, a case file is created and waited for, its signing
 // email read, the signer signs, and the completion delivery verifies with
@@ -26,12 +41,8 @@ import (
 func TestTestKitAsAUserWritesIt(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	start := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	srv := mockserver.Start(t, mockserver.WithManualClock(start))
-	client, err := signkit.NewClient(srv.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
+	start := kitStart
+	srv, client := startWithClient(t)
 
 	// A receiver verifying with the server's clock.
 	var mu sync.Mutex
@@ -187,11 +198,7 @@ func TestResetRewindsTheRealClock(t *testing.T) {
 func TestSubmitForm(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := mockserver.Start(t, mockserver.WithManualClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)))
-	client, err := signkit.NewClient(srv.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, client := startWithClient(t)
 	form, err := client.Forms.CreateAndPublish(ctx, &forms.Form{Name: "Onboarding", Sections: []forms.Section{{Title: "You",
 		Fields: []forms.Field{
 			{Name: "name", Label: "Name", Type: forms.TypeText, Required: true, MapTo: "primarySigner.name"},
@@ -234,11 +241,7 @@ func TestSubmitForm(t *testing.T) {
 func TestReplayDelivery(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := mockserver.Start(t, mockserver.WithManualClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)))
-	client, err := signkit.NewClient(srv.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, client := startWithClient(t)
 	var mu sync.Mutex
 	var ids []string
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

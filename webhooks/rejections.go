@@ -6,9 +6,20 @@ import (
 	"log/slog"
 )
 
-// rejectionKinds are the reasons a delivery is rejected, in the order they
-// are told apart.
+// rejectionKinds are the reasons a delivery is rejected (Handler answers
+// 400), in the order they are told apart.
 var rejectionKinds = []error{ErrMalformedSignature, ErrStaleTimestamp, ErrSignatureMismatch, ErrInvalidPayload, ErrHeaderMismatch}
+
+// rejectionKind answers the reason err rejects a delivery, or nil when err
+// is not a rejection.
+func rejectionKind(err error) error {
+	for _, k := range rejectionKinds {
+		if errors.Is(err, k) {
+			return k
+		}
+	}
+	return nil
+}
 
 // staleHint is what a stale timestamp's log line adds: the usual cause in
 // tests is a mock server on a manual clock.
@@ -30,14 +41,7 @@ func (v *Verifier) logRejection(ctx context.Context, err error) {
 		v.logger.LogAttrs(ctx, slog.LevelWarn, "webhooks: delivery rejected", attrs...)
 		return
 	}
-	kind := "other"
-	for _, k := range rejectionKinds {
-		if errors.Is(err, k) {
-			kind = k.Error()
-			break
-		}
-	}
-	if _, seen := v.rejectionsLogged.LoadOrStore(kind, true); seen {
+	if _, seen := v.rejectionsLogged.LoadOrStore(rejectionKind(err), true); seen {
 		return
 	}
 	attrs = append(attrs, slog.String("note", "logged once per reason; WithLogger logs every rejection"))

@@ -242,11 +242,7 @@ func (v *Verifier) Release(ctx context.Context, eventID string) error {
 
 // isRejection reports whether err is one of Verify's verdicts on the
 // delivery, as opposed to a failure of the receiver.
-func isRejection(err error) bool {
-	return errors.Is(err, ErrMalformedSignature) || errors.Is(err, ErrStaleTimestamp) ||
-		errors.Is(err, ErrSignatureMismatch) || errors.Is(err, ErrInvalidPayload) ||
-		errors.Is(err, ErrHeaderMismatch)
-}
+func isRejection(err error) bool { return rejectionKind(err) != nil }
 
 // String describes the verifier by its settings; the secret shows as
 // "[redacted]".

@@ -74,18 +74,8 @@ func TestBaseURLFlag(t *testing.T) {
 	// The base URL's name passes the Host rule, another does not; both
 	// reach the server through the loopback address it listens on.
 	for host, want := range map[string]int{"signkit-mock:" + free: http.StatusOK, "other-service:" + free: http.StatusMisdirectedRequest} {
-		req, err := http.NewRequest("GET", "http://127.0.0.1:"+free+"/mock/health", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Host = host
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		if got := statusWithHost(t, "http://127.0.0.1:"+free+"/mock/health", host); got != want {
+			t.Errorf("Host %s: %d, want %d", host, got, want)
 		}
 	}
 	for _, bad := range []string{"signkit-mock:8080", "ftp://x", "http://x/path"} {

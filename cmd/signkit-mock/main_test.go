@@ -17,6 +17,23 @@ import (
 	"github.com/signkit/signkit-go/mockserver"
 )
 
+// statusWithHost answers the status of a GET of url sent with the Host
+// header host.
+func statusWithHost(t *testing.T, url, host string) int {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = host
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 // readBanner reads the first line and the rest of the banner.
 func readBanner(t *testing.T, r io.Reader) (string, []string) {
 	t.Helper()
@@ -154,17 +171,7 @@ func TestAllowHostFlag(t *testing.T) {
 	for host, want := range map[string]int{"mock": 200, "MOCK:1": 200, "mock.internal": 200, "[fd00::5]:8765": 200,
 		"localhost": 200, strings.TrimPrefix(base, "http://"): 200, "evil.example": 421, "mock.evil.example": 421} {
 		for _, path := range []string{"/mock/credentials", "/api/v1/casefiles"} {
-			req, err := http.NewRequest("GET", base+path, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			req.Host = host
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if got := resp.StatusCode; (want == 421) != (got == 421) {
+			if got := statusWithHost(t, base+path, host); (want == 421) != (got == 421) {
 				t.Errorf("GET %s with Host %s: %d, want %d", path, host, got, want)
 			}
 		}

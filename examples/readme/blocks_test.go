@@ -18,7 +18,7 @@ func TestREADMEGoBlocksAreCompiled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := goBlocks(string(readme))
+	blocks := fencedBlocks(string(readme), "go")
 	if len(blocks) < 4 {
 		t.Fatalf("README.md has %d Go blocks; the usage, test, webhook and error blocks are expected", len(blocks))
 	}
@@ -43,25 +43,6 @@ func TestREADMEGoBlocksAreCompiled(t *testing.T) {
 	// These README functions compile here but do not run: they need an
 	// account or a Redis server.
 	_ = []any{platformConfig, receiveWebhooks}
-}
-
-// goBlocks answers the contents of the ```go fenced blocks of markdown.
-func goBlocks(markdown string) []string {
-	var blocks []string
-	var cur *strings.Builder
-	for line := range strings.Lines(markdown) {
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case cur == nil && trimmed == "```go":
-			cur = &strings.Builder{}
-		case cur != nil && trimmed == "```":
-			blocks = append(blocks, cur.String())
-			cur = nil
-		case cur != nil:
-			cur.WriteString(line)
-		}
-	}
-	return blocks
 }
 
 // significantLines answers the lines of src without indentation, leaving

@@ -9,9 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
-	"strings"
 
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
@@ -26,11 +24,9 @@ import (
 // whatever the size of the documents. The payload hash is SHA-256 over the
 // body exactly as received.
 func (svc *Service) readJSONUpload(r *http.Request) (*upload, error) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return nil, wire.BadRequest("send the case file as Content-Type: application/json, " +
-				`{"caseFile":{...}} with each document's PDF base64-encoded in documents[].pdf`)
+	if r.Header.Get("Content-Type") != "" { // none is taken as JSON
+		if err := wire.RequireJSON(r); err != nil {
+			return nil, err // answered 400 by refusal, as the platform answers
 		}
 	}
 	dir, err := svc.cfg.Temp.Mkdir("upload-")
