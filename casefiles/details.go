@@ -1,6 +1,7 @@
 package casefiles
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
 )
@@ -79,6 +80,18 @@ type Details struct {
 	SignIteration int
 	// CCRecipients get a copy of the signed documents.
 	CCRecipients []CCRecipient
+
+	// SignOnMeeting and FolderID are as the case file was created
+	// (CaseFile's fields of those names); FolderID is 0 when the case file
+	// is in no folder or the platform does not say.
+	SignOnMeeting bool
+	FolderID      int64
+	// Extra holds the members of the case file's JSON that this package
+	// does not read, as the platform sent them, so that what the platform
+	// adds later is not lost; nil when there are none. Members read into
+	// the fields above (signers and documents included) are not repeated
+	// here: each signer and document keeps its own Extra.
+	Extra map[string]json.RawMessage
 }
 
 // SignerDetails describe a signer of a case file. Email and Status come
@@ -120,6 +133,37 @@ type SignerDetails struct {
 	EnableInsecureSigning  bool
 	InsecureSigningMethods []InsecureSigningMethod
 	EmailFormat            EmailFormat
+
+	// OnBehalfOf, VATIN and StoreAsContact are the signer's settings of
+	// those names (Signer's fields). StoreAsContact is false also when the
+	// platform does not say.
+	OnBehalfOf     string
+	VATIN          string
+	StoreAsContact bool
+	// Language, the six email texts, ReminderInterval, SuccessURL and
+	// FailURL are the settings of the signer's signing request (Signer's
+	// fields of those names): empty texts mean the platform's templates,
+	// ReminderInterval 0 no reminders. Language is the signing request's,
+	// else the signer's own; empty: the case file's.
+	Language              string
+	EmailSubject          string
+	EmailText             string
+	ReminderEmailSubject  string
+	ReminderEmailText     string
+	CompletedEmailSubject string
+	CompletedEmailText    string
+	ReminderInterval      int
+	SuccessURL, FailURL   string
+	// RejectReason is the reason the signer gave when rejecting (the
+	// signing request's rejectReason); empty when the signer did not
+	// reject or gave none.
+	RejectReason string
+	// Extra holds the members of the signer's JSON that this package does
+	// not read; nil when there are none. The unread members of the
+	// signer's signingRequest object, if any, are kept together under the
+	// key "signingRequest", as one JSON object of only those members (the
+	// members read into the fields above are not repeated).
+	Extra map[string]json.RawMessage
 }
 
 // DocumentDetails describe a document of a case file. ID is the integer
@@ -143,6 +187,14 @@ type DocumentDetails struct {
 	Format string
 	// Created is when the document was added.
 	Created time.Time
+
+	// MetaData is the document's metaData as it was created (Document's
+	// field of that name).
+	MetaData string
+	// Extra holds the members of the document's JSON that this package
+	// does not read; nil when there are none. Members of its signature
+	// lines are not kept.
+	Extra map[string]json.RawMessage
 }
 
 // SignatureLine is a place on a document where one signer signs: it holds

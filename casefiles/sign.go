@@ -2,6 +2,7 @@ package casefiles
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -36,6 +37,10 @@ type wireCaseFile struct {
 	CCRecipients              []CCRecipient  `json:"ccRecipients"`
 	Signers                   []wireSigner   `json:"signers"`
 	Documents                 []wireDocument `json:"documents"`
+	SignOnMeeting             flexBool       `json:"signOnMeeting"`
+	FolderID                  flexInt        `json:"folderId"`
+
+	extra map[string]json.RawMessage // the members not read (extra.go)
 }
 
 type wireSigner struct {
@@ -47,6 +52,12 @@ type wireSigner struct {
 	Status         SignerStatus        `json:"status"`
 	SSNType        string              `json:"ssnType"`
 	SigningRequest *wireSigningRequest `json:"signingRequest"`
+	OnBehalfOf     string              `json:"onBehalfOf"`
+	VATIN          string              `json:"vatin"`
+	StoreAsContact flexBool            `json:"storeAsContact"`
+	Language       string              `json:"language"`
+
+	extra map[string]json.RawMessage // the members not read (extra.go)
 }
 
 // wireSigningRequest is a signer's signing request with the settings the
@@ -60,6 +71,19 @@ type wireSigningRequest struct {
 	EnableInsecureSigning  flexBool                `json:"enableInsecureSigning"`
 	InsecureSigningMethods []InsecureSigningMethod `json:"insecureSigningMethods"`
 	EmailFormat            EmailFormat             `json:"emailFormat"`
+	Language               string                  `json:"language"`
+	EmailSubject           string                  `json:"emailSubject"`
+	EmailText              string                  `json:"emailText"`
+	ReminderEmailSubject   string                  `json:"reminderEmailSubject"`
+	ReminderEmailText      string                  `json:"reminderEmailText"`
+	CompletedEmailSubject  string                  `json:"completedEmailSubject"`
+	CompletedEmailText     string                  `json:"completedEmailText"`
+	ReminderInterval       flexInt                 `json:"reminderInterval"`
+	SuccessURL             string                  `json:"successUrl"`
+	FailURL                string                  `json:"failUrl"`
+	RejectReason           string                  `json:"rejectReason"`
+
+	extra map[string]json.RawMessage // the members not read (extra.go)
 }
 
 type wireDocument struct {
@@ -74,6 +98,9 @@ type wireDocument struct {
 	Format         string      `json:"format"`
 	Created        *unixTime   `json:"created"`
 	SignatureLines []wireSLine `json:"signatureLines"`
+	MetaData       string      `json:"metaData"`
+
+	extra map[string]json.RawMessage // the members not read (extra.go)
 }
 
 type wireSLine struct {
@@ -122,6 +149,7 @@ func (w *wireCaseFile) details() *Details {
 		DisableEmailAttachments:   bool(w.DisableEmailAttachments),
 		VisibilityMode:            int(w.VisibilityMode), SignIteration: int(w.SignIteration),
 		CCRecipients: w.CCRecipients,
+		SignOnMeeting: bool(w.SignOnMeeting), FolderID: int64(w.FolderID), Extra: w.extra,
 	}
 	for _, doc := range w.Documents {
 		d.Documents = append(d.Documents, doc.details())
@@ -137,7 +165,7 @@ func (doc *wireDocument) details() DocumentDetails {
 		ID: doc.ID, DocumentID: doc.DocumentID, Title: doc.Title,
 		Signable: doc.Signable == nil || bool(*doc.Signable), FileSize: int64(doc.FileSize),
 		DocumentOrder: int(doc.DocumentOrder), CaseFileID: int64(doc.CaseFileID), Status: int(doc.Status),
-		Format: doc.Format, Created: doc.Created.time(),
+		Format: doc.Format, Created: doc.Created.time(), MetaData: doc.MetaData, Extra: doc.extra,
 	}
 	for _, l := range doc.SignatureLines {
 		docID := int64(l.DocumentID)
@@ -155,7 +183,8 @@ func (doc *wireDocument) details() DocumentDetails {
 // details describes the signer, with its role and round from the lines of
 // docs that name it (the rule is on SignerDetails).
 func (s *wireSigner) details(docs []DocumentDetails) SignerDetails {
-	sd := SignerDetails{ID: s.ID, Name: s.Name, Role: s.Role, Email: s.Email, SignOrder: s.SignOrder, Status: s.Status, SSNType: s.SSNType}
+	sd := SignerDetails{ID: s.ID, Name: s.Name, Role: s.Role, Email: s.Email, SignOrder: s.SignOrder, Status: s.Status, SSNType: s.SSNType,
+		OnBehalfOf: s.OnBehalfOf, VATIN: s.VATIN, StoreAsContact: bool(s.StoreAsContact), Language: s.Language, Extra: s.extra}
 	if r := s.SigningRequest; r != nil {
 		sd.Status, sd.SigningRequestID = r.Status, r.ID
 		sd.AccessControl, sd.EnableInsecureSigning = bool(r.AccessControl), bool(r.EnableInsecureSigning)
@@ -164,6 +193,7 @@ func (s *wireSigner) details(docs []DocumentDetails) SignerDetails {
 		if r.Email != "" {
 			sd.Email = r.Email
 		}
+		r.fill(&sd)
 	}
 	found := false
 	for _, doc := range docs {

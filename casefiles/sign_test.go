@@ -2,6 +2,7 @@ package casefiles_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -41,16 +42,22 @@ func TestDecodeCaseFileDetailsFixture(t *testing.T) {
 			{ID: 7002 + 2*(doc-9001), SignerID: 102, Role: "tenant", SignOrder: 1, DocumentID: doc},
 		}
 	}
+	// communicationChannel is a member of the Connector's
+	// SigningRequestDetails that this package does not read.
+	channel := map[string]json.RawMessage{"signingRequest": json.RawMessage(`{"communicationChannel":"email"}`)}
 	assert.Equal(t, &casefiles.Details{
 		ID: 4711, Title: "Lease: Elm Street 12", Status: casefiles.CaseFilePending,
 		Signers: []casefiles.SignerDetails{
 			{ID: 101, Name: "Lena Landlord", Role: "landlord", Email: "lena@example.com", SignOrder: 0, Status: casefiles.SignerSigned,
-				Roles: []string{"landlord"}, SigningRequestID: 201, SSNType: "legacy", EmailFormat: casefiles.EmailFormatText},
+				Roles: []string{"landlord"}, SigningRequestID: 201, SSNType: "legacy", EmailFormat: casefiles.EmailFormatText,
+				StoreAsContact: true, Language: "en", EmailSubject: "Please sign the lease", EmailText: "Dear Lena, please sign.",
+				ReminderInterval: 2, Extra: channel},
 			{ID: 102, Name: "Tom Tenant", Role: "tenant", Email: "tom@example.com", SignOrder: 1, Status: casefiles.SignerNew,
 				Roles: []string{"tenant"}, SigningRequestID: 202, SSNType: "legacy",
 				AccessControl: true, EnableInsecureSigning: true, EmailFormat: casefiles.EmailFormatHTML,
 				SecureSigningMethods:   []casefiles.SecureSigningMethod{casefiles.SecureMitID, casefiles.SecureBankIDSweden},
-				InsecureSigningMethods: []casefiles.InsecureSigningMethod{casefiles.InsecureDraw, casefiles.InsecureImage}},
+				InsecureSigningMethods: []casefiles.InsecureSigningMethod{casefiles.InsecureDraw, casefiles.InsecureImage},
+				Language: "en", Extra: channel},
 		},
 		Documents: []casefiles.DocumentDetails{
 			{ID: 9001, DocumentID: "K3V9A-77QWE-PL0ZX-M2NB4-TT81C-Q0R5S", Title: "Lease", Signable: true, FileSize: 20480,
