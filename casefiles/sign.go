@@ -148,7 +148,7 @@ func (w *wireCaseFile) details() *Details {
 		DisableNotificationsOwner: bool(w.DisableNotificationsOwner),
 		DisableEmailAttachments:   bool(w.DisableEmailAttachments),
 		VisibilityMode:            int(w.VisibilityMode), SignIteration: int(w.SignIteration),
-		CCRecipients: w.CCRecipients,
+		CCRecipients:  w.CCRecipients,
 		SignOnMeeting: bool(w.SignOnMeeting), FolderID: int64(w.FolderID), Extra: w.extra,
 	}
 	for _, doc := range w.Documents {

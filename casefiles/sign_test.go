@@ -57,7 +57,7 @@ func TestDecodeCaseFileDetailsFixture(t *testing.T) {
 				AccessControl: true, EnableInsecureSigning: true, EmailFormat: casefiles.EmailFormatHTML,
 				SecureSigningMethods:   []casefiles.SecureSigningMethod{casefiles.SecureMitID, casefiles.SecureBankIDSweden},
 				InsecureSigningMethods: []casefiles.InsecureSigningMethod{casefiles.InsecureDraw, casefiles.InsecureImage},
-				Language: "en", Extra: channel},
+				Language:               "en", Extra: channel},
 		},
 		Documents: []casefiles.DocumentDetails{
 			{ID: 9001, DocumentID: "K3V9A-77QWE-PL0ZX-M2NB4-TT81C-Q0R5S", Title: "Lease", Signable: true, FileSize: 20480,
