@@ -1,5 +1,7 @@
 package apidoc
 
+import "github.com/signkit/signkit-go/mockserver/internal/signing"
+
 // operations answers every route of the mock, in the order of routes.go
 // (its table of contents), as the description tells it. A test checks that
 // the two list the same routes.
@@ -126,6 +128,9 @@ func sendAndSigning() []operation {
 		{method: "GET", path: "/api/v1/casefiles/{casefileId}", tag: "Signing", summary: "Get a case file", auth: true, answers: caseFile},
 		{method: "DELETE", path: "/api/v1/casefiles/{casefileId}", tag: "Signing", summary: "Delete a case file that is not completed",
 			auth: true, answers: caseFile},
+		{method: "GET", path: "/api/v1/casefiles/{casefileId}/errors", tag: "Signing",
+			summary: "Why a case file failed: its reasons; [] unless it failed", auth: true,
+			answers: ok("200", "The reasons, oldest first.", Schema{"type": "array", "items": str})},
 		{method: "GET", path: "/api/v3/casefiles/{casefileId}", tag: "Signing", summary: "Get a case file", auth: true, answers: caseFile},
 		{method: "GET", path: "/api/v3/documents/{documentId}/content", tag: "Signing", summary: "A document's content",
 			auth: true, query: contentQuery, answers: content},
@@ -172,7 +177,9 @@ func webhooksAndPages() []operation {
 			query:   []param{{"confirm", str, "reject: ask to confirm a rejection"}, {"done", str, "what was just done"}},
 			answers: page, htmlErrors: true},
 		{method: "POST", path: "/public/sign/{token}", tag: "Public pages", summary: "Sign or reject",
-			body: urlEncoded(Schema{"action": Schema{"type": "string", "enum": []string{"sign", "reject"}}, "confirm": str}),
+			body: urlEncoded(Schema{"action": Schema{"type": "string", "enum": []string{"sign", "reject"}}, "confirm": str,
+				"reason": Schema{"type": "string", "maxLength": signing.MaxReasonChars,
+					"description": "A reject's reason, the signer's rejectReason (optional; only with reject)"}}),
 			answers: Schema{"200": answer("With Accept: application/json, the case file.", jsonBody(ref("CaseFile"))),
 				"303": answer("Back to the signing page (or to the rejection's confirmation).", nil)},
 			htmlErrors: true},
@@ -203,11 +210,18 @@ func control() []operation {
 		journal(c("GET", "/mock/requests", "The last requests", nil, ok("200", "Oldest first.", items("Request"))), false),
 		c("GET", "/mock/stats", "What the mock holds", nil, ok("200", "The counts.", ref("Stats"))),
 		c("POST", "/mock/reset", "Drop everything", nil, Schema{"204": answer("Reset.", nil)}),
-		c("POST", cf+"/signers/{signerId}/{action}", "A signer's action (sign, reject, open, …)", nil, caseFile),
+		{method: "POST", path: cf + "/signers/{signerId}/{action}", tag: "Control (mock only)",
+			summary: "A signer's action (sign, reject, open, …); a reject may give a reason", bodyOptional: true,
+			body: jsonBody(loose(obj(Schema{"reason": Schema{"type": "string", "maxLength": signing.MaxReasonChars,
+				"description": "Only with reject: the signer's rejectReason"}}))), answers: caseFile},
 		c("POST", cf+"/shared-folder", "Put a case file in the shared folder or take it out",
 			loose(obj(Schema{"shared": boolean})), caseFile),
 		c("POST", cf+"/expiry", "Set when a case file expires", loose(obj(Schema{"expireAt": str})), caseFile),
 		c("POST", cf+"/anonymize", "Anonymize a finished case file", nil, caseFile),
+		{method: "POST", path: cf + "/fail", tag: "Control (mock only)",
+			summary: "Fail a case file that is not final: status 6, sign.casefile.failed, the reason in its errors",
+			bodyOptional: true, body: jsonBody(loose(obj(Schema{"reason": Schema{"type": "string", "maxLength": signing.MaxReasonChars,
+				"description": "Why it failed; empty or absent: a default reason"}}))), answers: caseFile},
 		journal(c("GET", "/mock/emails", "The outbox", nil, ok("200", "Oldest first.", items("Email"))), false),
 		journal(c("GET", "/mock/events", "The event log", nil, ok("200", "Oldest first.", items("Event"))), true,
 			param{"customerId", count, "Only this customer's events; empty or 0: every customer's."},

@@ -21,6 +21,7 @@ type Text struct {
 	// The signing page.
 	SignTitleF, SigningAsF, Documents, Signers, Sign, Reject string
 	ConfirmReject, ConfirmRejectYes, Cancel                  string
+	RejectReason                                             string // the label of the optional reason
 	JustSigned, JustRejected                                 string // after Sign and Reject
 	PleaseRead, YouSigned, RoundNotStarted                   string
 	Completed, CaseFileEndedF, CannotSignF                   string // %s: a status below
@@ -51,7 +52,7 @@ var texts = map[string]*Text{
 		MockLinks:  "This is the signkit mock server: it sends no email. These are the links the emails hold:",
 		SignTitleF: "Sign: %s", Documents: "Documents", Signers: "Signers", Sign: "Sign", Reject: "Reject…",
 		ConfirmReject:    "Reject this case file? Signing ends for every signer, and this cannot be undone.",
-		ConfirmRejectYes: "Yes, reject", Cancel: "Cancel",
+		ConfirmRejectYes: "Yes, reject", Cancel: "Cancel", RejectReason: "Reason (optional)",
 		JustSigned: "You have signed.", JustRejected: "You have rejected the case file.",
 		PleaseRead: "Please read the documents, then sign.", YouSigned: "You have signed. Waiting for the other signers.",
 		RoundNotStarted: "Your signing round has not started yet.",
@@ -80,7 +81,7 @@ var texts = map[string]*Text{
 		MockLinks:  "Dette er signkit-mockserveren: den sender ingen e-mails. Her er linkene fra e-mailene:",
 		SignTitleF: "Underskriv: %s", Documents: "Dokumenter", Signers: "Underskrivere", Sign: "Underskriv", Reject: "Afvis…",
 		ConfirmReject:    "Vil du afvise sagen? Underskrivningen stopper for alle, og det kan ikke fortrydes.",
-		ConfirmRejectYes: "Ja, afvis", Cancel: "Annuller",
+		ConfirmRejectYes: "Ja, afvis", Cancel: "Annuller", RejectReason: "Begrundelse (valgfri)",
 		JustSigned: "Du har underskrevet.", JustRejected: "Du har afvist sagen.",
 		PleaseRead: "Læs dokumenterne, og underskriv derefter.", YouSigned: "Du har underskrevet. Venter på de andre underskrivere.",
 		RoundNotStarted: "Din underskriftsrunde er ikke begyndt endnu.",
@@ -109,7 +110,7 @@ var texts = map[string]*Text{
 		MockLinks:  "Det här är signkits mockserver: den skickar ingen e-post. Här är länkarna från e-posten:",
 		SignTitleF: "Skriv under: %s", Documents: "Dokument", Signers: "Undertecknare", Sign: "Skriv under", Reject: "Avvisa…",
 		ConfirmReject:    "Vill du avvisa ärendet? Underskriften avslutas för alla, och det går inte att ångra.",
-		ConfirmRejectYes: "Ja, avvisa", Cancel: "Avbryt",
+		ConfirmRejectYes: "Ja, avvisa", Cancel: "Avbryt", RejectReason: "Anledning (valfritt)",
 		JustSigned: "Du har skrivit under.", JustRejected: "Du har avvisat ärendet.",
 		PleaseRead: "Läs dokumenten och skriv sedan under.", YouSigned: "Du har skrivit under. Väntar på de andra undertecknarna.",
 		RoundNotStarted: "Din underskriftsomgång har inte börjat än.",
@@ -138,7 +139,7 @@ var texts = map[string]*Text{
 		MockLinks:  "Dit is de signkit-mockserver: die verstuurt geen e-mail. Dit zijn de links uit de e-mails:",
 		SignTitleF: "Ondertekenen: %s", Documents: "Documenten", Signers: "Ondertekenaars", Sign: "Ondertekenen", Reject: "Weigeren…",
 		ConfirmReject:    "Dit dossier weigeren? Het ondertekenen stopt voor iedereen en kan niet ongedaan worden gemaakt.",
-		ConfirmRejectYes: "Ja, weigeren", Cancel: "Annuleren",
+		ConfirmRejectYes: "Ja, weigeren", Cancel: "Annuleren", RejectReason: "Reden (optioneel)",
 		JustSigned: "U hebt ondertekend.", JustRejected: "U hebt het dossier geweigerd.",
 		PleaseRead: "Lees de documenten en onderteken daarna.", YouSigned: "U hebt ondertekend. Wachten op de andere ondertekenaars.",
 		RoundNotStarted: "Uw ondertekenronde is nog niet begonnen.",
@@ -167,7 +168,7 @@ var texts = map[string]*Text{
 		MockLinks:  "Ceci est le serveur fictif signkit : il n’envoie aucun e-mail. Voici les liens que contiennent les e-mails :",
 		SignTitleF: "Signer : %s", Documents: "Documents", Signers: "Signataires", Sign: "Signer", Reject: "Refuser…",
 		ConfirmReject:    "Refuser ce dossier ? La signature s’arrête pour tous les signataires, sans retour possible.",
-		ConfirmRejectYes: "Oui, refuser", Cancel: "Annuler",
+		ConfirmRejectYes: "Oui, refuser", Cancel: "Annuler", RejectReason: "Motif (facultatif)",
 		JustSigned: "Vous avez signé.", JustRejected: "Vous avez refusé le dossier.",
 		PleaseRead: "Lisez les documents, puis signez.", YouSigned: "Vous avez signé. En attente des autres signataires.",
 		RoundNotStarted: "Votre tour de signature n’a pas encore commencé.",
@@ -196,7 +197,7 @@ var texts = map[string]*Text{
 		MockLinks:  "Tämä on signkitin testipalvelin: se ei lähetä sähköposteja. Nämä ovat sähköpostien linkit:",
 		SignTitleF: "Allekirjoita: %s", Documents: "Asiakirjat", Signers: "Allekirjoittajat", Sign: "Allekirjoita", Reject: "Hylkää…",
 		ConfirmReject:    "Hylätäänkö kansio? Allekirjoitus päättyy kaikilta, eikä sitä voi perua.",
-		ConfirmRejectYes: "Kyllä, hylkää", Cancel: "Peruuta",
+		ConfirmRejectYes: "Kyllä, hylkää", Cancel: "Peruuta", RejectReason: "Syy (valinnainen)",
 		JustSigned: "Olet allekirjoittanut.", JustRejected: "Olet hylännyt kansion.",
 		PleaseRead: "Lue asiakirjat ja allekirjoita sitten.", YouSigned: "Olet allekirjoittanut. Odotetaan muita allekirjoittajia.",
 		RoundNotStarted: "Allekirjoituskierroksesi ei ole vielä alkanut.",
@@ -225,7 +226,7 @@ var texts = map[string]*Text{
 		MockLinks:  "Dette er signkits mocktjener: den sender ingen e-post. Her er lenkene fra e-postene:",
 		SignTitleF: "Signer: %s", Documents: "Dokumenter", Signers: "Signatarer", Sign: "Signer", Reject: "Avvis…",
 		ConfirmReject:    "Vil du avvise saken? Signeringen stopper for alle, og det kan ikke angres.",
-		ConfirmRejectYes: "Ja, avvis", Cancel: "Avbryt",
+		ConfirmRejectYes: "Ja, avvis", Cancel: "Avbryt", RejectReason: "Begrunnelse (valgfritt)",
 		JustSigned: "Du har signert.", JustRejected: "Du har avvist saken.",
 		PleaseRead: "Les dokumentene, og signer deretter.", YouSigned: "Du har signert. Venter på de andre signatarene.",
 		RoundNotStarted: "Signeringsrunden din har ikke startet ennå.",
@@ -254,7 +255,7 @@ var texts = map[string]*Text{
 		MockLinks:  "Dies ist der signkit-Mockserver: Er versendet keine E-Mails. Dies sind die Links aus den E-Mails:",
 		SignTitleF: "Unterschreiben: %s", Documents: "Dokumente", Signers: "Unterzeichnende", Sign: "Unterschreiben", Reject: "Ablehnen…",
 		ConfirmReject:    "Diesen Vorgang ablehnen? Das Unterschreiben endet für alle und kann nicht rückgängig gemacht werden.",
-		ConfirmRejectYes: "Ja, ablehnen", Cancel: "Abbrechen",
+		ConfirmRejectYes: "Ja, ablehnen", Cancel: "Abbrechen", RejectReason: "Grund (optional)",
 		JustSigned: "Sie haben unterschrieben.", JustRejected: "Sie haben den Vorgang abgelehnt.",
 		PleaseRead: "Bitte lesen Sie die Dokumente und unterschreiben Sie dann.", YouSigned: "Sie haben unterschrieben. Warten auf die anderen Unterzeichnenden.",
 		RoundNotStarted: "Ihre Unterschriftsrunde hat noch nicht begonnen.",

@@ -91,6 +91,12 @@ func (c *Control) SignerAction(caseFileID, signerID int64, action string) error 
 // signerAction performs a signer's action (see Control.SignerAction); the
 // signing page's Sign and Reject come here too.
 func (s *simulation) signerAction(caseFileID, signerID int64, action string) error {
+	return s.signerActionWith(caseFileID, signerID, action, "")
+}
+
+// signerActionWith performs a signer's action; a reject keeps reason as
+// the signer's rejectReason (reject.go checks it first).
+func (s *simulation) signerActionWith(caseFileID, signerID int64, action, reason string) error {
 	rule, ok := signerActionRules()[action]
 	if !ok {
 		return wire.NotFound("no signer action %q; actions: request-opened, open, sign, reject, bounce, undeliverable, delete", action)
@@ -114,6 +120,9 @@ func (s *simulation) signerAction(caseFileID, signerID int64, action string) err
 			sg.Status, cf.Updated = rule.to, now
 			if rule.to == sgSigned {
 				sg.SignedAt = now
+			}
+			if rule.to == sgRejected {
+				sg.RejectReason = reason
 			}
 		})
 	}
@@ -151,9 +160,9 @@ func pathID(r *http.Request, name string) (int64, error) {
 	return n, nil
 }
 
-// CtlSignerAction is POST /mock/casefiles/{id}/signers/{signerId}/{action}:
-// it answers the case file as the signing service shows it, after the
-// action took effect.
+// CtlSignerAction is POST /mock/casefiles/{id}/signers/{signerId}/{action}
+// with no body, or for reject optionally {"reason":"..."}: it answers the
+// case file as the signing service shows it, after the action took effect.
 func (s *Control) CtlSignerAction(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
@@ -163,7 +172,12 @@ func (s *Control) CtlSignerAction(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if err := s.sim.signerAction(id, sid, r.PathValue("action")); err != nil {
+	action := r.PathValue("action")
+	reason, err := s.actionReason(w, r, action)
+	if err != nil {
+		return err
+	}
+	if err := s.sim.signerActionWith(id, sid, action, reason); err != nil {
 		return err
 	}
 	return s.writeCaseFile(w, id)

@@ -96,6 +96,7 @@ func (s *Control) AnonymizeCaseFile(caseFileID int64) error {
 				s.sign.gone[sg.Token] = true
 			}
 			sg.Name, sg.Email, sg.OnBehalfOf, sg.SSN, sg.VATIN, sg.Token = "", "", "", "", "", ""
+			sg.RejectReason = "" // free text, which may name people
 		}
 		for i := range cf.CCRecipients {
 			cf.CCRecipients[i].Name, cf.CCRecipients[i].Email = "", ""

@@ -161,7 +161,7 @@ func (s *simulation) signDocuments(cf *CaseFile, at time.Time) (map[int64]string
 			for _, p := range paths {
 				_ = os.Remove(p)
 			}
-			return nil, err
+			return nil, &documentError{title: d.Title, err: err}
 		}
 		paths[d.ID] = p
 	}

@@ -80,6 +80,7 @@ type signingRequestJSON struct {
 	FailURL                string   `json:"failUrl,omitempty"`
 	ActiveAt               *int64   `json:"activeAt"`
 	ExpireAt               *int64   `json:"expireAt"`
+	RejectReason           string   `json:"rejectReason,omitempty"`
 }
 
 type documentJSON struct {
@@ -180,7 +181,8 @@ func signerView(sg *Signer) signerJSON {
 			EmailFormat: cmp.Or(sg.EmailFormat, "text"), ReminderInterval: sg.ReminderInterval, AccessControl: sg.AccessControl,
 			EnableInsecureSigning: sg.EnableInsecureSigning, InsecureSigningMethods: orEmpty(sg.InsecureSigningMethods),
 			SecureSigningMethods: orEmpty(sg.SecureSigningMethods), Language: sg.Language,
-			SuccessURL: sg.SuccessURL, FailURL: sg.FailURL, ActiveAt: unixOrNil(sg.ActiveAt), ExpireAt: unixOrNil(sg.ExpireAt)}}
+			SuccessURL: sg.SuccessURL, FailURL: sg.FailURL, ActiveAt: unixOrNil(sg.ActiveAt), ExpireAt: unixOrNil(sg.ExpireAt),
+			RejectReason: sg.RejectReason}}
 }
 
 // writeCaseFile answers 200 with a case file's JSON.

@@ -250,6 +250,7 @@ func (s *simulation) complete(cf *CaseFile) {
 		cf.Updated = now
 		if err != nil {
 			cf.Status = cfFailed
+			cf.FailureReasons = append(cf.FailureReasons, signingFailure(err))
 			return
 		}
 		cf.Status, cf.Completed = cfCompleted, now

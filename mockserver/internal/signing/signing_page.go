@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/signkit/signkit-go/mockserver/internal/pages"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
@@ -31,6 +32,8 @@ const signingPageHTML = `{{define "main"}}<h1>{{.Title}}</h1>
 <p id="confirm-text">{{.T.ConfirmReject}}</p>
 <form method="post" action="{{.Action}}" class="actions">
 <input type="hidden" name="action" value="reject"><input type="hidden" name="confirm" value="yes">
+<label for="reject-reason">{{.T.RejectReason}}</label>
+<textarea id="reject-reason" name="reason" rows="3" maxlength="{{.MaxReason}}"></textarea>
 <button type="submit" class="danger" id="confirm-reject-button">{{.T.ConfirmRejectYes}}</button>
 <a class="button secondary" id="cancel-reject" href="{{.Action}}" autofocus>{{.T.Cancel}}</a>
 </form></section>
@@ -47,6 +50,7 @@ type signingPageData struct {
 	Lang, Title, Name, Message, Flash, Action string
 	T                                         *pages.Text
 	CanSign, Confirm                          bool
+	MaxReason                                 int // the reason's maxlength (MaxReasonChars)
 	Signers                                   []signerProgress
 	Documents                                 []signingPageDoc
 }
@@ -113,7 +117,8 @@ func (s *Pages) HandleSigningPage(w http.ResponseWriter, r *http.Request) error 
 }
 
 // HandleSigningPost is POST /public/sign/{token} with action=sign or
-// action=reject (form encoded). A browser is redirected (303) to the page,
+// action=reject (form encoded); a reject may carry reason, the signer's
+// rejectReason. A browser is redirected (303) to the page,
 // which says what happened; a reject without confirm=yes is redirected to
 // the confirmation first. With Accept: application/json it answers the
 // case file JSON, or the error (409 for an action the state does not
@@ -134,9 +139,13 @@ func (s *Pages) HandleSigningPost(w http.ResponseWriter, r *http.Request) error 
 		p.Add("action", "must be sign or reject")
 		return p.Err()
 	}
+	reason, err := pageReason(r, action)
+	if err != nil {
+		return err
+	}
 	page := SigningPageURL(wire.BaseURL(r), token)
 	if wire.WantsJSON(r) {
-		if err := s.sim.signerAction(cf.ID, sg.ID, action); err != nil {
+		if err := s.sim.signerActionWith(cf.ID, sg.ID, action, reason); err != nil {
 			return err
 		}
 		return s.writeCaseFile(w, cf.ID)
@@ -145,7 +154,7 @@ func (s *Pages) HandleSigningPost(w http.ResponseWriter, r *http.Request) error 
 		http.Redirect(w, r, page+"?confirm=reject", http.StatusSeeOther)
 		return nil
 	}
-	switch err := s.sim.signerAction(cf.ID, sg.ID, action); {
+	switch err := s.sim.signerActionWith(cf.ID, sg.ID, action, reason); {
 	case err == nil:
 		page += "?done=" + url.QueryEscape(action)
 	case !isConflict(err):
@@ -165,7 +174,7 @@ func (s *Pages) renderSigningPage(w http.ResponseWriter, r *http.Request, token 
 	base := SigningPageURL(wire.BaseURL(r), token)
 	s.cases.mu.RLock()
 	lang, t := pages.Language(cmp.Or(sg.Language, cf.Language))
-	data := signingPageData{Lang: lang, T: t, Title: fmt.Sprintf(t.SignTitleF, cf.Title), Name: sg.Name, Action: base,
+	data := signingPageData{Lang: lang, T: t, Title: fmt.Sprintf(t.SignTitleF, cf.Title), Name: sg.Name, Action: base, MaxReason: MaxReasonChars,
 		CanSign: cf.Status == cfPending && (sg.Status == sgPending || sg.Status == sgUndeliverable)}
 	data.Confirm = confirm && data.CanSign
 	data.Message = pageMessage(t, cf, sg)
@@ -267,6 +276,18 @@ func (s *Pages) HandleSigningDocument(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	return writeDocument(w, c, false)
+}
+
+// pageReason reads the optional reason of the signing page's reject; a
+// reason is refused with any other action, and when too long.
+func pageReason(r *http.Request, action string) (string, error) {
+	reason := r.PostForm.Get("reason")
+	if action != ActionReject && strings.TrimSpace(reason) != "" {
+		var p wire.Problems
+		p.Add("reason", "only a reject takes a reason")
+		return "", p.Err()
+	}
+	return checkReason("reason", reason)
 }
 
 // isConflict tells whether err is a 409 wire.Error.

@@ -68,6 +68,9 @@ type CaseFile struct {
 	Completed time.Time
 	expiry    *clock.Task
 	sending   *clock.Task // the activation planned for SendAt
+	// FailureReasons say why the case file failed (status 6), as
+	// GET {Sign}/api/v1/casefiles/{id}/errors answers them (errors.go).
+	FailureReasons []string
 }
 
 // CCRecipient receives a copy when the case file completes.
@@ -109,6 +112,7 @@ type Signer struct {
 	Token            string     // secret of the signing link, assigned on activation
 	ActivatedAt      time.Time
 	SignedAt         time.Time
+	RejectReason     string // the reason given when rejecting; empty: none
 	reminder         *clock.Task
 }
 
