@@ -104,6 +104,11 @@ func allCalls() []apiCall {
 				}
 				return nil
 			}},
+		{"Errors", http.MethodGet, signURL, `/api/v1/casefiles/42/errors`, "Authorization", 200, `["x"]`, false, 1,
+			func(ctx context.Context, c *signkit.Client) error {
+				_, err := c.CaseFiles.Errors(ctx, 42)
+				return err
+			}},
 		{"Delete", http.MethodDelete, signURL, `/api/v1/casefiles/42`, "Authorization", 200, "", false, 1, // the body is not read
 			func(ctx context.Context, c *signkit.Client) error {
 				return c.CaseFiles.Delete(ctx, 42)
