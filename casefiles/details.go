@@ -154,6 +154,10 @@ type SignerDetails struct {
 	CompletedEmailText    string
 	ReminderInterval      int
 	SuccessURL, FailURL   string
+	// ActiveAt and ExpireAt are when the signer's signing request becomes
+	// active and expires (Signer's fields of those names); zero when it
+	// follows the case file.
+	ActiveAt, ExpireAt time.Time
 	// RejectReason is the reason the signer gave when rejecting (the
 	// signing request's rejectReason); empty when the signer did not
 	// reject or gave none.

@@ -37,13 +37,13 @@ func TestDetailsReadsTheSettings(t *testing.T) {
 		"native": {
 			caseFile: `"signOnMeeting":true,"folderId":17`,
 			signer:   `"onBehalfOf":"Acme A/S","vatin":"DK12345678","storeAsContact":true`,
-			request:  `"reminderInterval":3`,
+			request:  `"reminderInterval":3,"activeAt":1767225600,"expireAt":1769904000`,
 			document: `"metaData":"{\"ref\":\"L-1\"}"`,
 		},
 		"strings and numbers": {
 			caseFile: `"signOnMeeting":1,"folderId":"17"`,
 			signer:   `"onBehalfOf":"Acme A/S","vatin":"DK12345678","storeAsContact":"true"`,
-			request:  `"reminderInterval":"3"`,
+			request:  `"reminderInterval":"3","activeAt":"1767225600","expireAt":"2026-02-01T00:00:00Z"`,
 			document: `"metaData":"{\"ref\":\"L-1\"}"`,
 		},
 	} {
@@ -72,6 +72,8 @@ func TestDetailsReadsTheSettings(t *testing.T) {
 			assert.Equal(t, 3, s.ReminderInterval)
 			assert.Equal(t, "https://example.com/ok", s.SuccessURL)
 			assert.Equal(t, "https://example.com/no", s.FailURL)
+			assert.Equal(t, unix(1767225600), s.ActiveAt)
+			assert.Equal(t, unix(1769904000), s.ExpireAt.UTC())
 			assert.Nil(t, s.Extra, "every member was read")
 			assert.Equal(t, `{"ref":"L-1"}`, d.Documents[0].MetaData)
 			assert.Nil(t, d.Extra)

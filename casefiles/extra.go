@@ -78,7 +78,7 @@ func (r *wireSigningRequest) fill(sd *SignerDetails) {
 	sd.ReminderEmailSubject, sd.ReminderEmailText = r.ReminderEmailSubject, r.ReminderEmailText
 	sd.CompletedEmailSubject, sd.CompletedEmailText = r.CompletedEmailSubject, r.CompletedEmailText
 	sd.ReminderInterval, sd.SuccessURL, sd.FailURL = int(r.ReminderInterval), r.SuccessURL, r.FailURL
-	sd.RejectReason = r.RejectReason
+	sd.RejectReason, sd.ActiveAt, sd.ExpireAt = r.RejectReason, r.ActiveAt.time(), r.ExpireAt.time()
 	if r.Language != "" {
 		sd.Language = r.Language
 	}

@@ -82,6 +82,8 @@ type wireSigningRequest struct {
 	SuccessURL             string                  `json:"successUrl"`
 	FailURL                string                  `json:"failUrl"`
 	RejectReason           string                  `json:"rejectReason"`
+	ActiveAt               *unixTime               `json:"activeAt"`
+	ExpireAt               *unixTime               `json:"expireAt"`
 
 	extra map[string]json.RawMessage // the members not read (extra.go)
 }
