@@ -272,10 +272,14 @@ func TestBrowserRejectAsksFirst(t *testing.T) {
 				t.Fatalf("after Cancel the case file is %d, want pending", st)
 			}
 			run(t, ctx, "ask to reject again", chromedp.Click(chromedp.CSS("#reject")))
+			run(t, ctx, "give a reason", chromedp.SendKeys(chromedp.CSS("#reject-reason"), "The rent is wrong."))
 			run(t, ctx, "confirm", chromedp.Click(chromedp.CSS("#confirm-reject-button")))
 			run(t, ctx, "wait for the flash", chromedp.WaitVisible(chromedp.CSS("#flash")))
 			if st := caseStatus(s, id); st != cfRejected {
 				t.Fatalf("after confirming the case file is %d, want rejected", st)
+			}
+			if r := rejectReason(s, id); r != "The rent is wrong." {
+				t.Errorf("the rejectReason is %q, want the reason typed", r)
 			}
 			if !exists(t, ctx, `#signers li[data-status="rejected"]`) || !exists(t, ctx, `#signers li[data-status="pending"]`) {
 				t.Error("the signers' list does not show Ann rejected and Bob still to sign")
@@ -290,6 +294,19 @@ func TestBrowserRejectAsksFirst(t *testing.T) {
 			shots.take(ctx, "2-rejected")
 		})
 	}
+}
+
+// rejectReason answers the reason of the first signer who rejected.
+func rejectReason(s *Server, id int64) string {
+	var reason string
+	s.core.Signing.Inspect(id, func(cf *caseFile) {
+		for _, sg := range cf.Signers {
+			if sg.RejectReason != "" && reason == "" {
+				reason = sg.RejectReason
+			}
+		}
+	})
+	return reason
 }
 
 // caseStatus answers a case file's status.
