@@ -219,7 +219,7 @@ func control() []operation {
 		c("POST", cf+"/expiry", "Set when a case file expires", loose(obj(Schema{"expireAt": str})), caseFile),
 		c("POST", cf+"/anonymize", "Anonymize a finished case file", nil, caseFile),
 		{method: "POST", path: cf + "/fail", tag: "Control (mock only)",
-			summary: "Fail a case file that is not final: status 6, sign.casefile.failed, the reason in its errors",
+			summary:      "Fail a case file that is not final: status 6, sign.casefile.failed, the reason in its errors",
 			bodyOptional: true, body: jsonBody(loose(obj(Schema{"reason": Schema{"type": "string", "maxLength": signing.MaxReasonChars,
 				"description": "Why it failed; empty or absent: a default reason"}}))), answers: caseFile},
 		journal(c("GET", "/mock/emails", "The outbox", nil, ok("200", "Oldest first.", items("Email"))), false),
