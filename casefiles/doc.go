@@ -124,6 +124,11 @@
 //		fmt.Println(d.ID, d.Title, d.Status)
 //	}
 //
+// SignerDetails.RejectReason is the reason a rejecting signer gave, and
+// Errors returns why a case file failed (status CaseFileFailed). Members of
+// the platform's answer that this package does not read are kept in the
+// Extra maps of Details, SignerDetails and DocumentDetails.
+//
 // Delete deletes a case file that is not completed. DownloadDocument
 // streams a document's PDF (the signed one once the case file is
 // completed, with a page listing who signed and when, or the unsigned one
