@@ -73,9 +73,11 @@ func AllEventTypes() []EventType {
 	return out
 }
 
-// IsKnown reports whether t is one of the event types of the specification.
-// Deliveries of unknown types still verify and decode; IsKnown serves
-// client-side checks and switch defaults.
+// IsKnown reports whether t is one of the event types of the specification
+// (AllEventTypes). It is advisory: deliveries of unknown types still verify
+// and decode, and CreateSubscription and UpdateSubscription send unknown
+// types for the service to judge, since the platform may add types. Use it
+// in a receiver's switch default, or to warn about a likely typo.
 func (t EventType) IsKnown() bool {
 	for _, k := range allEventTypes {
 		if k == t {
