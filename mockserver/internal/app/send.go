@@ -48,7 +48,8 @@ func jobCaseFile(j *send.Job, now time.Time) (*signing.CaseFile, error) {
 	cf := &signing.CaseFile{Title: def.Title, UserID: j.UserID, CustomerID: j.CustomerID, Created: now, Updated: now,
 		ExpireAt: def.ExpireAt.Value(), SendAt: def.SendAt.Value(), Language: def.Language, Reference: def.Reference,
 		MetaData: def.MetaData, SensitiveData: def.SensitiveData, SignOnMeeting: def.SignOnMeeting,
-		DisableNotificationsOwner: def.DisableNotificationsOwner, DisableEmailAttachments: def.DisableEmailAttachments || def.SensitiveData} // sensitive data sends no attachments (docs/platform.md, "Send")
+		DisableNotificationsOwner: def.DisableNotificationsOwner, DisableEmailAttachments: def.DisableEmailAttachments || def.SensitiveData, // sensitive data sends no attachments (docs/platform.md, "Send")
+		SenderName: def.SenderName, AccessControl: def.AccessControl}
 	if def.FolderID != nil {
 		cf.FolderID = *def.FolderID
 	}
@@ -62,8 +63,9 @@ func jobCaseFile(j *send.Job, now time.Time) (*signing.CaseFile, error) {
 	for i := range def.Signers {
 		sg := jobSigner(&def.Signers[i])
 		// Sensitive data turns access control on for every signer, and
-		// it cannot be turned off (docs/platform.md, Send).
-		sg.AccessControl = sg.AccessControl || def.SensitiveData
+		// it cannot be turned off; so does the case file's own
+		// accessControl (docs/platform.md, Send).
+		sg.AccessControl = sg.AccessControl || def.SensitiveData || def.AccessControl
 		cf.Signers = append(cf.Signers, sg)
 	}
 	for i, d := range def.Documents {
