@@ -26,6 +26,8 @@ func (a *App) initSend() {
 		},
 		TakePlaces:   func(customerID int64) error { return quota.TakeAll(customerID, q.Jobs, q.CaseFiles) },
 		GiveCaseFile: func(customerID int64) { q.CaseFiles.Give(customerID, 1) },
+		JobRetention: a.Cfg.JobRetention,
+		GiveJob:      func(customerID int64) { q.Jobs.Give(customerID, 1) },
 		Create: func(j *send.Job) (int64, error) {
 			cf, err := jobCaseFile(j, a.Clock.Now())
 			if err != nil {
