@@ -23,8 +23,7 @@ const (
 	SecureQualifiedMitID SecureSigningMethod = "qes.personal.mitid.dk"     // qualified signature with MitID
 )
 
-// secureSigningMethods lists the known secure methods, for IsKnown and
-// Validate's message.
+// secureSigningMethods lists the known secure methods, for IsKnown.
 var secureSigningMethods = []SecureSigningMethod{SecureMitID, SecureBankIDSweden, SecureBankIDNorway, SecureItsme,
 	SecureFTN, SecureBelgianEID, SecurePassportReader, SecureAusweisApp, SecureQualifiedMitID}
 
