@@ -79,6 +79,13 @@ type Details struct {
 	SignIteration int
 	// CCRecipients get a copy of the signed documents.
 	CCRecipients []CCRecipient
+	// SenderName is the sender's name the case file was created with
+	// (CaseFile.SenderName); empty when none was given.
+	SenderName string
+	// AccessControl is the case file's own access control setting
+	// (CaseFile.AccessControl). Each signer's setting is in
+	// SignerDetails.AccessControl, on for every signer when this is.
+	AccessControl bool
 }
 
 // SignerDetails describe a signer of a case file. Email and Status come

@@ -34,6 +34,8 @@ type wireCaseFile struct {
 	VisibilityMode            flexInt        `json:"visibilityMode"`
 	SignIteration             flexInt        `json:"signIteration"`
 	CCRecipients              []CCRecipient  `json:"ccRecipients"`
+	SenderName                string         `json:"senderName"`
+	AccessControl             flexBool       `json:"accessControl"`
 	Signers                   []wireSigner   `json:"signers"`
 	Documents                 []wireDocument `json:"documents"`
 }
@@ -122,6 +124,7 @@ func (w *wireCaseFile) details() *Details {
 		DisableEmailAttachments:   bool(w.DisableEmailAttachments),
 		VisibilityMode:            int(w.VisibilityMode), SignIteration: int(w.SignIteration),
 		CCRecipients: w.CCRecipients,
+		SenderName:   w.SenderName, AccessControl: bool(w.AccessControl),
 	}
 	for _, doc := range w.Documents {
 		d.Documents = append(d.Documents, doc.details())
