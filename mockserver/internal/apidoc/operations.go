@@ -7,6 +7,7 @@ func operations() []operation {
 	var ops []operation
 	ops = append(ops, authAndForms()...)
 	ops = append(ops, sendAndSigning()...)
+	ops = append(ops, signingRequests()...)
 	ops = append(ops, webhooksAndPages()...)
 	ops = append(ops, control()...)
 	ops = append(ops, dashboard()...)
