@@ -109,6 +109,8 @@ func (a *App) routes() http.Handler {
 		route(svcControl, "GET /mock/ui/emails", ui.HandleInbox)
 		route(svcControl, "GET /mock/ui/casefiles", ui.HandleCaseFiles)
 		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/{action}", ui.HandleSignerAction)
+		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/email", ui.HandleChangeEmail)
+		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/resend", ui.HandleResend)
 		route(svcControl, "GET /mock/ui/webhooks", ui.HandleWebhooks)
 		route(svcControl, "POST /mock/ui/webhooks/replay", ui.HandleReplay)
 		route(svcControl, "GET /mock/ui/clock", ui.HandleClock)

@@ -308,6 +308,20 @@ func (c *Control) ChangeSignerEmail(caseFileID, signerID int64, email string) er
 func (s *simulation) resendRequest(cf *CaseFile, sg *Signer) error {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
+	if err := resendRefusal(cf, sg); err != nil {
+		return err
+	}
+	s.emailSigner(cf, sg, "request")
+	s.emitSigner(cf, sg, evSignerRequestSent)
+	s.clock.Cancel(sg.reminder)
+	s.scheduleReminder(cf, sg)
+	s.write(func() { cf.Updated = s.Now() })
+	return nil
+}
+
+// resendRefusal answers the 409 of sending sg's request again, or nil; call
+// with the simulation lock or the store's lock held.
+func resendRefusal(cf *CaseFile, sg *Signer) error {
 	switch {
 	case cf.Status != cfPending:
 		return wire.Conflict("case file %d is %s: the request email goes out only while it is pending", cf.ID, caseFileStatusName(cf.Status))
@@ -316,10 +330,5 @@ func (s *simulation) resendRequest(cf *CaseFile, sg *Signer) error {
 	case sg.Email == "":
 		return wire.Conflict("signer %d has no email: give the signing request one first, or hand out its link", sg.ID)
 	}
-	s.emailSigner(cf, sg, "request")
-	s.emitSigner(cf, sg, evSignerRequestSent)
-	s.clock.Cancel(sg.reminder)
-	s.scheduleReminder(cf, sg)
-	s.write(func() { cf.Updated = s.Now() })
 	return nil
 }
