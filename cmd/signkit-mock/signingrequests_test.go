@@ -154,6 +154,10 @@ func TestBinarySigningRequests(t *testing.T) {
 		!strings.HasPrefix(link[0], base+"/public/sign/") {
 		t.Errorf("link: %d %s (the email links %s)", st, b, last.SigningLink)
 	}
+	// Both vendor SDKs GET the link (docs/platform.md, "Signing requests").
+	if st, b := call(t, "PATCH", url+"/link", tok.AccessToken, nil); st != http.StatusMethodNotAllowed {
+		t.Errorf("PATCH of the link: %d %s", st, b)
+	}
 	for _, m := range []string{"PUT", "PATCH"} {
 		path := url[:strings.LastIndex(url, "/")] + "/999999"
 		if m == "PATCH" {
