@@ -216,7 +216,7 @@ func (s *Service) HandleUpdateSigningRequest(w http.ResponseWriter, r *http.Requ
 }
 
 // requestRefusal answers the 409 of a change to sg's request, or nil;
-// call with the simulation lock held.
+// call with the simulation lock or the store's lock held.
 func requestRefusal(cf *CaseFile, sg *Signer, what string) error {
 	switch {
 	case cf.Status != cfNew && cf.Status != cfPending:
