@@ -7,6 +7,7 @@ func operations() []operation {
 	var ops []operation
 	ops = append(ops, authAndForms()...)
 	ops = append(ops, sendAndSigning()...)
+	ops = append(ops, signingRequests()...)
 	ops = append(ops, webhooksAndPages()...)
 	ops = append(ops, control()...)
 	ops = append(ops, dashboard()...)
@@ -263,6 +264,8 @@ func dashboard() []operation {
 		d("GET", "/mock/ui/emails", "The inbox", page),
 		d("GET", "/mock/ui/casefiles", "Case files and their signers", page),
 		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/{action}", "A signer's action", back),
+		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/request/email", "Change a signer's email (form field email)", back),
+		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/request/resend", "Send a signer's request email again", back),
 		d("GET", "/mock/ui/webhooks", "Subscriptions and delivery attempts", page),
 		d("POST", "/mock/ui/webhooks/replay", "Replay an event", back),
 		d("GET", "/mock/ui/clock", "The clock", page),

@@ -62,6 +62,10 @@ func (a *App) routes() http.Handler {
 	route(svcSign, "GET /api/v3/casefiles/{casefileId}", a.Signing.HandleGetCaseFile)
 	route(svcSign, "GET /api/v3/documents/{documentId}/content", a.Signing.HandleDocumentContent)
 	route(svcSign, "GET /api/v1/documents/{documentId}/content", a.Signing.HandleDocumentContent)
+	// Signing requests: a signer's request changed, its email sent again, its link.
+	route(svcSign, "PUT /api/v1/signingrequests/{id}", a.Signing.HandleUpdateSigningRequest)
+	route(svcSign, "PATCH /api/v1/signingrequests/{id}/send", a.Signing.HandleResendSigningRequest)
+	route(svcSign, "GET /api/v1/signingrequests/{id}/link", a.Signing.HandleSigningRequestLink)
 
 	// Webhook service, {Webhook} = /webhook: subscriptions.
 	route(svcWebhook, "POST /webhook/api/v1/subscriptions/test", a.Webhooks.HandleTest)
@@ -111,6 +115,8 @@ func (a *App) routes() http.Handler {
 		route(svcControl, "GET /mock/ui/emails", ui.HandleInbox)
 		route(svcControl, "GET /mock/ui/casefiles", ui.HandleCaseFiles)
 		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/{action}", ui.HandleSignerAction)
+		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/email", ui.HandleChangeEmail)
+		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/resend", ui.HandleResend)
 		route(svcControl, "GET /mock/ui/webhooks", ui.HandleWebhooks)
 		route(svcControl, "POST /mock/ui/webhooks/replay", ui.HandleReplay)
 		route(svcControl, "GET /mock/ui/clock", ui.HandleClock)
