@@ -133,15 +133,8 @@ func (u *SigningRequestUpdate) validateSettings(p *problems) {
 	if u.ReminderInterval != nil && *u.ReminderInterval < 1 {
 		p.add("reminderInterval", "must be at least 1 day when set, got %d", *u.ReminderInterval)
 	}
-	if u.EmailFormat != nil && !u.EmailFormat.IsKnown() {
-		p.add("emailFormat", "must be one of %s, got %q", joinValues(emailFormats), string(*u.EmailFormat))
-	}
-	for k, m := range u.InsecureSigningMethods {
-		if !m.IsKnown() {
-			p.add("insecureSigningMethods["+strconv.Itoa(k)+"]", "must be one of %s, got %q",
-				joinValues(insecureSigningMethods), string(m))
-		}
-	}
+	// Email formats and insecure signing methods this package does not know
+	// pass, as on Signer: the platform judges them (docs/platform.md, Send).
 }
 
 // empty reports whether u sets no field.
