@@ -134,6 +134,7 @@ func (p *Poller) Poll(ctx context.Context) (int, error) {
 	opts := casefiles.ListOptions{Status: &completed, Sort: "completed", PerPage: perPage,
 		CompletedBefore: time.Unix(now().Add(-p.Settle).Unix(), 0)}
 	handled, page := 0, 1
+	var first int64 // the first case file of the page read last
 	for {
 		anchor := st.Completed
 		if anchor >= opts.CompletedBefore.Unix() {
@@ -146,6 +147,12 @@ func (p *Poller) Poll(ctx context.Context) (int, error) {
 		items, err := p.CaseFiles.List(ctx, &opts)
 		if err != nil {
 			return handled, fmt.Errorf("list completed case files: %w", err)
+		}
+		if page > 1 && len(items) > 0 && items[0].ID == first {
+			return handled, fmt.Errorf("list completed case files: page %d repeats page %d", page, page-1)
+		}
+		if len(items) > 0 {
+			first = items[0].ID
 		}
 		n, err := p.handlePage(ctx, items, &st)
 		if handled += n; err != nil {

@@ -292,3 +292,28 @@ type nopLister struct{}
 func (nopLister) List(context.Context, *casefiles.ListOptions) ([]casefiles.Details, error) {
 	return nil, nil
 }
+
+// samePage answers the same full page whatever is asked, as a platform
+// that ignored page would.
+type samePage struct{ items []casefiles.Details }
+
+func (s samePage) List(context.Context, *casefiles.ListOptions) ([]casefiles.Details, error) {
+	return s.items, nil
+}
+
+// A platform that answers the same page again cannot make the poller loop.
+func TestPollerStopsOnARepeatedPage(t *testing.T) {
+	t.Parallel()
+	at := start.Add(-time.Hour)
+	lister := samePage{items: []casefiles.Details{{ID: 1, Completed: at}, {ID: 2, Completed: at}}}
+	r := &recorder{counts: map[int64]int{}, budget: -1}
+	p := &Poller{CaseFiles: lister, StatePath: filepath.Join(t.TempDir(), "state.json"), PerPage: 2,
+		Handle: r.handle, Now: func() time.Time { return start }}
+	n, err := p.Poll(t.Context())
+	if err == nil || n != 2 {
+		t.Fatalf("poll: %d, %v; want 2 handled and an error about the repeated page", n, err)
+	}
+	if r.counts[1] != 1 || r.counts[2] != 1 {
+		t.Errorf("handled %v, want 1 and 2 once", r.counts)
+	}
+}
