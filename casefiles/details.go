@@ -68,6 +68,13 @@ type Details struct {
 	// Created, Activated (sent for signing), Updated and ExpireAt are the
 	// case file's times.
 	Created, Activated, Updated, ExpireAt time.Time
+	// Completed is when the case file was completed (status 5); zero
+	// before. A poller keeps its watermark on it (docs/platform.md,
+	// "Polling for completed case files").
+	Completed time.Time
+	// SendAt is when a case file created with a later send time is (or
+	// was) sent to its signers; zero when it was sent at once.
+	SendAt time.Time
 	// Language, Reference and MetaData are as the case file was created.
 	Language, Reference, MetaData string
 	// SensitiveData, DisableNotificationsOwner and DisableEmailAttachments

@@ -25,6 +25,8 @@ type wireCaseFile struct {
 	Activated                 *unixTime      `json:"activated"`
 	Updated                   *unixTime      `json:"updated"`
 	ExpireAt                  *unixTime      `json:"expireAt"`
+	Completed                 *unixTime      `json:"completed"`
+	SendAt                    *unixTime      `json:"sendAt"`
 	Language                  string         `json:"language"`
 	Reference                 string         `json:"reference"`
 	MetaData                  string         `json:"metaData"`
@@ -118,6 +120,7 @@ func (w *wireCaseFile) details() *Details {
 		ID: w.ID, Title: w.Title, Status: w.Status,
 		UserID: int64(w.UserID), CustomerID: int64(w.CustomerID),
 		Created: w.Created.time(), Activated: w.Activated.time(), Updated: w.Updated.time(), ExpireAt: w.ExpireAt.time(),
+		Completed: w.Completed.time(), SendAt: w.SendAt.time(),
 		Language: w.Language, Reference: w.Reference, MetaData: w.MetaData,
 		SensitiveData:             bool(w.SensitiveData),
 		DisableNotificationsOwner: bool(w.DisableNotificationsOwner),

@@ -121,7 +121,8 @@ func sendAndSigning() []operation {
 				{"expiresAfter", str, "expireAt, unix seconds or RFC 3339; case files without one do not match"},
 				{"expiresBefore", str, "expireAt, unix seconds or RFC 3339; case files without one do not match"},
 				{"updatedAfter", str, "unix seconds or RFC 3339"}, {"updatedBefore", str, "unix seconds or RFC 3339"},
-				{"folderIds", str, "folder ids, comma-separated"}, {"sort", str, "fields, comma-separated, - for descending"},
+				{"folderIds", str, "folder ids, comma-separated"}, {"sort", str, "fields, comma-separated, each - for descending: created, id, title, status, updated, " +
+					"completed, activated, expireAt, sendAt (case files without that time last, either way; ties by id)"},
 				{"order", Schema{"type": "string", "enum": []string{"asc", "desc", "ASC", "DESC"}}, ""},
 				{"page", integer, "with x-paginate: true"}, {"perPage", integer, ""}, {"per_page", integer, ""},
 				{"limit", integer, ""}, {"offset", integer, ""}},
