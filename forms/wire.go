@@ -92,8 +92,10 @@ func unknownMembers(b []byte, known map[string]bool) map[string]json.RawMessage 
 }
 
 // withMembers adds to the JSON object b the members of extra that b does
-// not have; b is returned as is when extra is empty.
-func withMembers(b []byte, extra map[string]json.RawMessage) ([]byte, error) {
+// not have and whose names are not in known (the members the type models,
+// which an empty value may have left out of b); b is returned as is when
+// extra is empty.
+func withMembers(b []byte, extra map[string]json.RawMessage, known map[string]bool) ([]byte, error) {
 	if len(extra) == 0 {
 		return b, nil
 	}
@@ -102,7 +104,7 @@ func withMembers(b []byte, extra map[string]json.RawMessage) ([]byte, error) {
 		return nil, err
 	}
 	for k, v := range extra {
-		if _, ok := all[k]; !ok && json.Valid(v) {
+		if _, ok := all[k]; !ok && !known[k] && json.Valid(v) {
 			all[k] = v
 		}
 	}
