@@ -120,6 +120,7 @@ func TestFormExtraMembers(t *testing.T) {
 	got.Extra["name"] = json.RawMessage(`"smuggled"`)   // a modelled member: never sent from Extra
 	got.Extra["status"] = json.RawMessage(`"ARCHIVED"`) // modelled, output-only: not sent either
 	got.Extra["language"] = json.RawMessage(`"da"`)     // modelled, empty in the form: not sent
+	got.Extra["Description"] = json.RawMessage(`"x"`)   // read as description by a decoder: not sent
 	updated, err := e.Client.Forms.Update(ctx(t), "f1", got)
 	require.NoError(t, err)
 	jsonEq(t, `{"name":"KYC 2","storageFolderId":42,"theme":{"color":"#123456"},"draftVersion":2,
@@ -129,4 +130,19 @@ func TestFormExtraMembers(t *testing.T) {
 	b, err := json.Marshal(updated)
 	require.NoError(t, err)
 	jsonEq(t, `{"formId":"f1","externalId":"f1","name":"KYC 2","status":"DRAFT","version":1,"storageFolderId":42,"sections":[]}`, b)
+}
+
+// TestExtraIsNotAModelledMemberInAnotherCase: encoding/json reads "Name"
+// into Name, so it is not kept in Extra as well, where it would be sent
+// back beside "name".
+func TestExtraIsNotAModelledMemberInAnotherCase(t *testing.T) {
+	t.Parallel()
+	var f forms.Form
+	require.NoError(t, json.Unmarshal([]byte(`{"Name":"A","FORMID":"f","folder":1,
+		"sections":[{"Slug":"s","extra":2,"fields":[{"NAME":"a","Type":"NIN","hint":"h"}]}]}`), &f))
+	assert.Equal(t, "A", f.Name)
+	assert.Equal(t, map[string]json.RawMessage{"folder": json.RawMessage(`1`)}, f.Extra)
+	assert.Equal(t, map[string]json.RawMessage{"extra": json.RawMessage(`2`)}, f.Sections[0].Extra)
+	assert.Equal(t, map[string]json.RawMessage{"hint": json.RawMessage(`"h"`)}, f.Sections[0].Fields[0].Extra)
+	assert.Equal(t, nin, f.Sections[0].Fields[0].Type)
 }
