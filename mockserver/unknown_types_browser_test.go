@@ -7,11 +7,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserFillsUnknownType: a field of a type the mock does not know (a
+// TestBrowserPublicFormUnknownType: a field of a type the mock does not know (a
 // personal id of the vendor's form builder, docs/platform.md "Forms") is a
 // text input a person types into; the answer comes back as text with its
 // type.
-func TestBrowserFillsUnknownType(t *testing.T) {
+func TestBrowserPublicFormUnknownType(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
 	s := Start(t)
