@@ -21,7 +21,8 @@ const createPath = "/api/v1/casefiles/20251022/create"
 
 // Client calls the simple case file creation service (Create, Status, Wait)
 // and the signing service (Get, List, All, Delete, DownloadDocument,
-// DocumentContent). Get it
+// DocumentContent, and the signing requests: UpdateSigningRequest,
+// ResendSigningRequest, SigningRequestLink). Get it
 // as the CaseFiles field of a signkit.Client; it is safe for concurrent use.
 //
 // signkit.NewClient is the only way to make one: a Client is defined over

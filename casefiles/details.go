@@ -69,6 +69,13 @@ type Details struct {
 	// Created, Activated (sent for signing), Updated and ExpireAt are the
 	// case file's times.
 	Created, Activated, Updated, ExpireAt time.Time
+	// Completed is when the case file was completed (status 5); zero
+	// before. A poller keeps its watermark on it (docs/platform.md,
+	// "Polling for completed case files").
+	Completed time.Time
+	// SendAt is when a case file created with a later send time is (or
+	// was) sent to its signers; zero when it was sent at once.
+	SendAt time.Time
 	// Language, Reference and MetaData are as the case file was created.
 	Language, Reference, MetaData string
 	// SensitiveData, DisableNotificationsOwner and DisableEmailAttachments
@@ -80,6 +87,13 @@ type Details struct {
 	SignIteration int
 	// CCRecipients get a copy of the signed documents.
 	CCRecipients []CCRecipient
+	// SenderName is the sender's name the case file was created with
+	// (CaseFile.SenderName); empty when none was given.
+	SenderName string
+	// AccessControl is the case file's own access control setting
+	// (CaseFile.AccessControl). Each signer's setting is in
+	// SignerDetails.AccessControl, on for every signer when this is.
+	AccessControl bool
 
 	// SignOnMeeting and FolderID are as the case file was created
 	// (CaseFile's fields of those names); FolderID is 0 when the case file

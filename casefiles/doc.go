@@ -49,13 +49,16 @@
 // platform's rules and reports every problem at once in a
 // *ValidationError: a title (at most 1024 characters), at least one signer,
 // a name for every signer, roles of the platform's pattern, email texts of
-// at least 5 characters, absolute success and fail URLs, known languages,
-// known signing methods and email formats,
-// times the platform's unix seconds can say, at least one signable
+// at least 5 characters, absolute success and fail URLs, a sender name of
+// 2 to 255 characters when set, a non-empty list of secure signing methods
+// when set, times the platform's unix seconds can say, at least one signable
 // document, a title for every document, documents and uploads matched one
 // to one by name, document roles that are signer roles, sign orders of 0
 // or more and reminder intervals of at least one day. Create calls it and
-// sends nothing for an invalid case file. errors.Is(err,
+// sends nothing for an invalid case file. Values from lists the platform
+// extends (languages, SSN types, signing methods, email formats) are left
+// to the platform, which answers a 400 naming the values it accepts.
+// errors.Is(err,
 // signkit.ErrValidation) holds both for these errors and for a 400 or 422
 // answered by the service (a *signkit.Error with Details).
 //

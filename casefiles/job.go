@@ -12,7 +12,15 @@ import (
 // PayloadHash are needed to ask for its status; the other fields let Wait
 // follow the first job when the SDK's own re-send of the create was
 // refused as a duplicate of it. A Job encodes to JSON with all of them, so
-// a stored job keeps working.
+// a stored job keeps working while the platform keeps the job.
+//
+// Jobs expire: the platform's queue status check answers 404 for a job
+// that "has expired or been deleted" (its connector's description of that
+// answer; docs/platform.md, Queue status), and says nothing of how long a
+// job is kept. Status and Wait then return an error matching
+// signkit.ErrNotFound. Store the Result (the case file id and the signing
+// links) as soon as Wait returns it, and keep the case file id, not the
+// Job, for later: Get reads the case file for as long as it exists.
 type Job struct {
 	UUID        string `json:"uuid"`
 	PayloadHash string `json:"payloadHash"`

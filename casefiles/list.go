@@ -73,7 +73,11 @@ type ListOptions struct {
 	// (CaseFile.FolderID; sent as one comma-separated "folderIds").
 	FolderIDs []int64 `url:"folderIds,comma,omitempty"`
 	// Sort orders the case files by a field, descending with a leading
-	// "-": empty means the platform's "-created" (newest first).
+	// "-": empty means the platform's "-created" (newest first). The
+	// fields are created, id, title, status, updated, completed,
+	// activated, expireAt and sendAt; "-completed" with a CaseFileCompleted
+	// Status is the platform's polling query (docs/platform.md, "Polling
+	// for completed case files").
 	Sort string `url:"sort,omitempty"`
 	// Page is the page to read, from 1 (0: the first); All starts there.
 	Page int `url:"page,omitempty"`

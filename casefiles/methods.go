@@ -1,15 +1,13 @@
 package casefiles
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-)
+import "slices"
 
 // SecureSigningMethod is an electronic ID a signer may sign with. The
-// values are the platform's (docs/platform.md, Send: signer fields); a
-// value this package does not know is refused by Validate, since the
-// platform refuses it too.
+// constants are the platform's values (docs/platform.md, Send: signer
+// fields). The platform adds methods from time to time, so Validate passes
+// a value this package does not know and leaves the judgement to the
+// platform, which answers a 400 naming the values it accepts; IsKnown says
+// whether a value is one of the constants.
 type SecureSigningMethod string
 
 // The secure signing methods the platform offers.
@@ -25,17 +23,17 @@ const (
 	SecureQualifiedMitID SecureSigningMethod = "qes.personal.mitid.dk"     // qualified signature with MitID
 )
 
-// secureSigningMethods lists the known secure methods, for IsKnown and
-// Validate's message.
+// secureSigningMethods lists the known secure methods, for IsKnown.
 var secureSigningMethods = []SecureSigningMethod{SecureMitID, SecureBankIDSweden, SecureBankIDNorway, SecureItsme,
 	SecureFTN, SecureBelgianEID, SecurePassportReader, SecureAusweisApp, SecureQualifiedMitID}
 
 // IsKnown reports whether m is one of the secure signing methods of this
-// package.
+// package. It is advisory: Validate passes unknown methods to the platform.
 func (m SecureSigningMethod) IsKnown() bool { return slices.Contains(secureSigningMethods, m) }
 
 // InsecureSigningMethod is a touch signature: a signature that proves no
-// identity (docs/platform.md, Send: signer fields).
+// identity (docs/platform.md, Send: signer fields). As for
+// SecureSigningMethod, Validate passes a value this package does not know.
 type InsecureSigningMethod string
 
 // The insecure signing methods the platform offers.
@@ -49,10 +47,12 @@ const (
 var insecureSigningMethods = []InsecureSigningMethod{InsecureText, InsecureDraw, InsecureImage}
 
 // IsKnown reports whether m is one of the insecure signing methods of this
-// package.
+// package. It is advisory: Validate passes unknown methods to the platform.
 func (m InsecureSigningMethod) IsKnown() bool { return slices.Contains(insecureSigningMethods, m) }
 
-// EmailFormat is the format of the emails the platform sends a signer.
+// EmailFormat is the format of the emails the platform sends a signer. As
+// for SecureSigningMethod, Validate passes a value this package does not
+// know.
 type EmailFormat string
 
 // The email formats; the platform's default is EmailFormatText.
@@ -65,38 +65,15 @@ const (
 var emailFormats = []EmailFormat{EmailFormatText, EmailFormatHTML}
 
 // IsKnown reports whether f is one of the email formats of this package.
+// It is advisory: Validate passes unknown formats to the platform.
 func (f EmailFormat) IsKnown() bool { return slices.Contains(emailFormats, f) }
 
-// joinValues lists values for a message: "a, b, c".
-func joinValues[T ~string](values []T) string {
-	s := make([]string, len(values))
-	for i, v := range values {
-		s[i] = string(v)
-	}
-	return strings.Join(s, ", ")
-}
-
-// validateSigningMethods checks a signer's signing methods and email
-// format against the platform's constraints (docs/platform.md, Send:
-// signer fields): a secure method list that is set names at least one
-// method, and every value is one the platform knows.
+// validateSigningMethods checks a signer's signing methods against the
+// platform's constraint (docs/platform.md, Send: signer fields): a secure
+// method list that is set names at least one method. The values
+// themselves are the platform's to judge (see SecureSigningMethod).
 func (s *Signer) validateSigningMethods(p *problems, field string) {
 	if s.SecureSigningMethods != nil && len(s.SecureSigningMethods) == 0 {
 		p.add(field+".secureSigningMethods", "must list at least one method when set (nil leaves the platform's setting)")
-	}
-	for k, m := range s.SecureSigningMethods {
-		if !m.IsKnown() {
-			p.add(fmt.Sprintf("%s.secureSigningMethods[%d]", field, k), "must be one of %s, got %q",
-				joinValues(secureSigningMethods), string(m))
-		}
-	}
-	for k, m := range s.InsecureSigningMethods {
-		if !m.IsKnown() {
-			p.add(fmt.Sprintf("%s.insecureSigningMethods[%d]", field, k), "must be one of %s, got %q",
-				joinValues(insecureSigningMethods), string(m))
-		}
-	}
-	if s.EmailFormat != "" && !s.EmailFormat.IsKnown() {
-		p.add(field+".emailFormat", "must be one of %s, got %q", joinValues(emailFormats), string(s.EmailFormat))
 	}
 }

@@ -21,8 +21,8 @@ import (
 
 // The acceptance of the signing methods: two signers who must sign with
 // MitID and BankID (Sweden), one of whom may also draw a signature and gets
-// HTML email, read back with those settings; an unknown method is refused
-// by Validate before sending and by the mock with the platform's 400.
+// HTML email, read back with those settings; an unknown method passes
+// Validate and is refused by the mock with the platform's 400.
 func TestSigningMethodsReachThePlatformAndReadBack(t *testing.T) {
 	t.Parallel()
 	srv := mockserver.Start(t, mockserver.WithJobDelay(0))
@@ -58,19 +58,23 @@ func TestSigningMethodsReachThePlatformAndReadBack(t *testing.T) {
 	assert.Equal(t, []casefiles.InsecureSigningMethod{casefiles.InsecureDraw}, sara.InsecureSigningMethods)
 	assert.Equal(t, casefiles.EmailFormatHTML, sara.EmailFormat)
 
-	// Validate refuses an unknown method, and Create sends nothing.
+	// An unknown method passes Validate (the platform adds methods), is
+	// sent, and the mock refuses it as the platform does, naming the
+	// methods it takes.
 	before := sent.n.Load()
 	bad := *cf
 	bad.Signers = []casefiles.Signer{{Name: "Mads Buyer", SecureSigningMethods: []casefiles.SecureSigningMethod{"mitid.se"}}}
+	require.NoError(t, bad.Validate(upload))
 	_, err = client.CaseFiles.Create(ctx(t), &bad, upload)
-	var ve *casefiles.ValidationError
-	require.ErrorAs(t, err, &ve)
+	var apiErr *signkit.Error
+	require.ErrorAs(t, err, &apiErr)
 	assert.ErrorIs(t, err, signkit.ErrValidation)
-	assert.Contains(t, err.Error(), "signers[0].secureSigningMethods[0]")
-	assert.Equal(t, before, sent.n.Load(), "nothing sent")
+	assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
+	assert.Contains(t, err.Error(), "caseFile.signers[0].secureSigningMethods[0]")
+	assert.Contains(t, err.Error(), "mitid.dk, bankid_se")
+	assert.Greater(t, sent.n.Load(), before, "sent to the platform")
 
-	// The mock refuses it too, with the platform's 400, for a client that
-	// does not validate.
+	// The raw answer is the platform's 400, with the mock's details.
 	status, body := rawSendCreate(t, srv, `{"caseFile":{"title":"T","signers":[{"name":"A",`+
 		`"secureSigningMethods":["mitid.se"]}],"documents":[{"name":"a.pdf","title":"A"}]}}`, mockserver.SamplePDF("x"))
 	assert.Equal(t, http.StatusBadRequest, status, "%s", body)

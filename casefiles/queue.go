@@ -83,8 +83,10 @@ func (a *statusAnswer) status() *JobStatus {
 
 // Status asks the queue status check (which needs no token) for the state
 // of job. Result is set once the job has completed; ErrorMessage once it
-// has failed or was aborted as a duplicate. An unknown job is answered 404 (errors.Is(err,
-// signkit.ErrNotFound)).
+// has failed or was aborted as a duplicate. A job the platform does not
+// know, because it never existed or because it has expired or been
+// deleted (see Job), is an error for which errors.Is(err,
+// signkit.ErrNotFound) holds and whose message says so.
 func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 	if job == nil || job.UUID == "" || job.PayloadHash == "" {
 		return nil, invalid("request", Problem{Field: "job", Message: "needs a UUID and a PayloadHash"})
@@ -101,6 +103,10 @@ func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 	}
 	var out statusAnswer
 	if err := c.t().Do(ctx, req, &out); err != nil {
+		if errors.Is(err, apierror.ErrNotFound) {
+			return nil, fmt.Errorf("casefiles: status of job %s: the platform does not know the job; "+
+				"it may have expired or been deleted (docs/platform.md, Queue status): %w", job.UUID, err)
+		}
 		return nil, fmt.Errorf("casefiles: status of job %s: %w", job.UUID, err)
 	}
 	return out.status(), nil
@@ -125,6 +131,9 @@ func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 // 20 requests a minute per job. A transient failure of a check (a 5xx, 429
 // or network error) is tolerated up to 3 times in a row; any other error
 // ends Wait, as does ctx (Wait then returns an error wrapping ctx.Err()).
+// A job the platform no longer knows (expired or deleted; see Job) ends
+// Wait with an error matching signkit.ErrNotFound: store the Result as
+// soon as Wait returns it, since the job will not answer for ever.
 func (c *Client) Wait(ctx context.Context, job *Job) (*Result, error) {
 	res, err := c.wait(ctx, job)
 	var dup *DuplicateError

@@ -26,6 +26,8 @@ type wireCaseFile struct {
 	Activated                 *unixTime      `json:"activated"`
 	Updated                   *unixTime      `json:"updated"`
 	ExpireAt                  *unixTime      `json:"expireAt"`
+	Completed                 *unixTime      `json:"completed"`
+	SendAt                    *unixTime      `json:"sendAt"`
 	Language                  string         `json:"language"`
 	Reference                 string         `json:"reference"`
 	MetaData                  string         `json:"metaData"`
@@ -35,6 +37,8 @@ type wireCaseFile struct {
 	VisibilityMode            flexInt        `json:"visibilityMode"`
 	SignIteration             flexInt        `json:"signIteration"`
 	CCRecipients              []CCRecipient  `json:"ccRecipients"`
+	SenderName                string         `json:"senderName"`
+	AccessControl             flexBool       `json:"accessControl"`
 	Signers                   []wireSigner   `json:"signers"`
 	Documents                 []wireDocument `json:"documents"`
 	SignOnMeeting             flexBool       `json:"signOnMeeting"`
@@ -145,12 +149,14 @@ func (w *wireCaseFile) details() *Details {
 		ID: w.ID, Title: w.Title, Status: w.Status,
 		UserID: int64(w.UserID), CustomerID: int64(w.CustomerID),
 		Created: w.Created.time(), Activated: w.Activated.time(), Updated: w.Updated.time(), ExpireAt: w.ExpireAt.time(),
+		Completed: w.Completed.time(), SendAt: w.SendAt.time(),
 		Language: w.Language, Reference: w.Reference, MetaData: w.MetaData,
 		SensitiveData:             bool(w.SensitiveData),
 		DisableNotificationsOwner: bool(w.DisableNotificationsOwner),
 		DisableEmailAttachments:   bool(w.DisableEmailAttachments),
 		VisibilityMode:            int(w.VisibilityMode), SignIteration: int(w.SignIteration),
-		CCRecipients:  w.CCRecipients,
+		CCRecipients: w.CCRecipients,
+		SenderName:   w.SenderName, AccessControl: bool(w.AccessControl),
 		SignOnMeeting: bool(w.SignOnMeeting), FolderID: int64(w.FolderID), Extra: w.extra,
 	}
 	for _, doc := range w.Documents {

@@ -19,7 +19,9 @@ type CaseFile struct {
 	Documents []Document `json:"documents"`
 
 	// Language is the language of the case file, used for every signer
-	// without a Language of their own: one of en, da, sv, nl, fr, fi, no, de.
+	// without a Language of their own. The platform speaks en, da, sv, nl,
+	// fr, fi, no and de today; Validate passes any other value on, and the
+	// platform answers 400 when it does not speak it.
 	Language string `json:"language,omitempty"`
 	// MetaData is free text stored with the case file and searchable in the
 	// platform (a JSON document in a string, if you like).
@@ -52,6 +54,14 @@ type CaseFile struct {
 	DisableEmailAttachments bool `json:"disableEmailAttachments,omitempty"`
 	// CCRecipients get a copy of the signed documents.
 	CCRecipients []CCRecipient `json:"ccRecipients,omitempty"`
+	// SenderName is the sender's name as the case file gives it; empty:
+	// the platform's (the user's). When set, 2 to 255 characters.
+	SenderName string `json:"senderName,omitempty"`
+	// AccessControl turns access control on for every signer of the case
+	// file, as if each Signer.AccessControl were set: each signer proves
+	// their SSN, VATIN or phone number before they see the documents, so
+	// each needs one of them (docs/platform.md, Send: caseFile fields).
+	AccessControl bool `json:"accessControl,omitempty"`
 }
 
 // CCRecipient is someone who gets a copy of a case file's signed documents
@@ -101,9 +111,11 @@ type Signer struct {
 
 	// OnBehalfOf is the company or organisation the signer signs for.
 	OnBehalfOf string `json:"onBehalfOf,omitempty"`
-	// SSNType says what SSN holds: "legacy" (the platform's default),
-	// "dk:cpr", "se:pin", "no:nin", "be:nrn", "fi:pic", "google:oidc",
-	// "microsoft:oidc" or "sms" (then SSN is a phone number).
+	// SSNType says what SSN holds. The platform knows "legacy" (its
+	// default), "dk:cpr", "se:pin", "no:nin", "be:nrn", "fi:pic",
+	// "google:oidc", "microsoft:oidc" and "sms" (then SSN is a phone
+	// number) today; Validate passes any other value on, for the platform
+	// to judge.
 	SSNType string `json:"ssnType,omitempty"`
 	// SSN is the signer's social security number (or phone number), which
 	// the platform checks when AccessControl is set or the signer signs
@@ -112,11 +124,12 @@ type Signer struct {
 	// VATIN is the VAT identification number of the signer's company.
 	VATIN string `json:"vatin,omitempty"`
 	// AccessControl makes the signer prove SSN, VATIN or phone before they
-	// see the documents. The platform turns it on for every signer of a
-	// case file with SensitiveData, whatever this field says.
+	// see the documents, so it needs one of them. The platform turns it on
+	// for every signer of a case file with SensitiveData or the case
+	// file's AccessControl, whatever this field says.
 	AccessControl bool `json:"accessControl,omitempty"`
-	// Language is the signer's language, one of en, da, sv, nl, fr, fi, no,
-	// de; empty: the case file's.
+	// Language is the signer's language (as CaseFile.Language); empty:
+	// the case file's.
 	Language string `json:"language,omitempty"`
 	// SuccessURL and FailURL are where the signer's browser goes after
 	// signing, or after signing failed or was rejected. Absolute URLs of at

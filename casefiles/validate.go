@@ -2,7 +2,6 @@ package casefiles
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -36,11 +35,11 @@ func (p *problems) add(field, format string, args ...any) {
 // platform's rules (docs/platform.md, Send: caseFile fields) and reports
 // every problem in one *ValidationError (nil when there is none):
 //
-//   - the case file has a title of at most 1024 characters; Language, when
-//     set, is one the platform speaks (en, da, sv, nl, fr, fi, no, de);
-//     FolderID is not negative; VisibilityMode is 0 or 1; SendAt and
-//     ExpireAt, when set, are not before 1970 and ExpireAt is after SendAt;
-//     every CC recipient has a name and an email address;
+//   - the case file has a title of at most 1024 characters; SenderName,
+//     when set, has 2 to 255 characters; FolderID is not negative;
+//     VisibilityMode is 0 or 1; SendAt and ExpireAt, when set, are not
+//     before 1970 and ExpireAt is after SendAt; every CC recipient has a
+//     name and an email address;
 //   - it has at least one signer, and every signer has a name; an Email,
 //     when set, is an address; a Role, when set, has at least 3 characters
 //     of letters, digits, spaces, commas, underscores and hyphens, starts
@@ -48,12 +47,9 @@ func (p *problems) add(field, format string, args ...any) {
 //     or more; ReminderInterval is 0 (no reminders) or at least 1; every
 //     email text that is set has at least 5 characters; SuccessURL and
 //     FailURL, when set, are absolute URLs of at least 5 characters;
-//     Language and SSNType, when set, are values the platform knows;
 //     ActiveAt and ExpireAt as the case file's times; SecureSigningMethods,
-//     when not nil, names at least one method, and every secure and
-//     insecure signing method and the EmailFormat are ones the platform
-//     knows (IsKnown); AccessControl may be left unset even with
-//     SensitiveData, which turns it on;
+//     when not nil, names at least one method; AccessControl may be left
+//     unset even with SensitiveData, which turns it on;
 //   - it has at least one signable document; every document has a title of
 //     at most 1024 characters and a DocumentOrder, when set, of 0 or more;
 //   - every document names exactly one upload, and no two documents name
@@ -61,6 +57,14 @@ func (p *problems) add(field, format string, args ...any) {
 //   - every upload has a name, a size of 0 or more and an opener; no two
 //     uploads share a name; every upload is named by a document;
 //   - every role in a document's Roles is the Role of some signer.
+//
+// Validate refuses only what the platform's own rules rule out. Values
+// from a list the platform may extend are passed as they are: languages,
+// SSN types, signing methods and email formats this package does not know
+// (IsKnown is advisory), since the platform adds to these lists (the
+// vendor's PHP SDK passes languages through for that reason;
+// docs/platform.md, Send: caseFile fields). The service refuses a value it
+// does not take with a 400 that names the values it accepts.
 //
 // No problem quotes a signer's SSN. Create calls Validate and sends
 // nothing when it fails. The service checks more (for example that every
@@ -81,7 +85,7 @@ func (cf *CaseFile) Validate(uploads ...Upload) error {
 // validateCaseFile checks the case file's own fields.
 func (cf *CaseFile) validateCaseFile(p *problems) {
 	p.title("title", cf.Title)
-	p.language("language", cf.Language)
+	p.lenBetween("senderName", cf.SenderName, minSenderName, maxSenderName)
 	if cf.FolderID < 0 {
 		p.add("folderId", "must be positive (or 0 for none), got %d", cf.FolderID)
 	}
@@ -143,10 +147,6 @@ func (s *Signer) validateOptional(p *problems, field string) {
 	}
 	p.url(field+".successUrl", s.SuccessURL)
 	p.url(field+".failUrl", s.FailURL)
-	p.language(field+".language", s.Language)
-	if s.SSNType != "" && !slices.Contains(ssnTypes, s.SSNType) {
-		p.add(field+".ssnType", "must be one of %s, got %q", strings.Join(ssnTypes, ", "), s.SSNType)
-	}
 	p.span(field+".activeAt", s.ActiveAt, field+".expireAt", s.ExpireAt)
 	s.validateSigningMethods(p, field)
 }

@@ -4,7 +4,6 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,16 +16,12 @@ const (
 	minEmailText = 5    // each of a signer's six email texts, when set
 	minURL       = 5    // successUrl and failUrl, when set
 	minRole      = 3    // a signer's role, when set
+
+	minSenderName, maxSenderName = 2, 255 // the case file's senderName, when set
 )
 
 // roleRx is the platform's pattern of a role.
 var roleRx = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9 ,_-]*[a-zA-Z0-9,_-]$`)
-
-// languages are the languages the platform speaks.
-var languages = []string{"en", "da", "sv", "nl", "fr", "fi", "no", "de"}
-
-// ssnTypes are the kinds of Signer.SSN the platform knows.
-var ssnTypes = []string{"legacy", "dk:cpr", "se:pin", "no:nin", "be:nrn", "fi:pic", "google:oidc", "microsoft:oidc", "sms"}
 
 // title checks a required title of at most maxTitle characters.
 func (p *problems) title(field, v string) {
@@ -45,10 +40,10 @@ func (p *problems) minLen(field, v string, min int) {
 	}
 }
 
-// language checks an optional language.
-func (p *problems) language(field, v string) {
-	if v != "" && !slices.Contains(languages, v) {
-		p.add(field, "must be one of %s, got %q", strings.Join(languages, ", "), v)
+// lenBetween checks an optional text of min to max characters.
+func (p *problems) lenBetween(field, v string, min, max int) {
+	if n := utf8.RuneCountInString(v); v != "" && (n < min || n > max) {
+		p.add(field, "must be %d to %d characters when set, got %d", min, max, n)
 	}
 }
 

@@ -43,12 +43,19 @@
 //
 // Form.Validate checks a form against the service's contract and reports
 // every problem at once in a *ValidationError (field names present and
-// unique, known types, CHOICE options, ".email" mappings of type EMAIL,
+// unique, a type on every field, CHOICE options, ".email" mappings of type EMAIL,
 // conditions and merge fields referencing earlier fields, the merge fields
 // of CaseFileTitleTemplate). Create and Update call it and send nothing for
 // an invalid form. Prefilled requests, list options and empty ids are
 // checked the same way; PrefillRequest.ValidateFor and CreateRequestFor
 // also check the answer keys against the form's field names.
+//
+// Validate checks structure, not vocabulary: a field type this package does
+// not know (the vendor's form builder has more, such as a personal id or a
+// business id) passes, Get and Update give it back unchanged, and its
+// answers read as text (FieldType.IsKnown tells them apart). Members of a
+// form, section or field that this package does not model are kept in the
+// Extra maps (Form.Extra, Section.Extra, Field.Extra) and sent back.
 // errors.Is(err, signkit.ErrValidation) holds both for these errors and
 // for a 400 or 422 answered by the service (a *signkit.Error with Details).
 //

@@ -45,6 +45,7 @@ func FuzzFormValidate(f *testing.F) {
 	f.Add([]byte(`{"name":"x","sections":[{"slug":"a","fields":[{"name":"e","type":"TEXT","mapTo":"primarySigner.email"}]}]}`))
 	f.Add([]byte(`{"name":"x","sections":[{"slug":"a","fields":[{"name":"a","type":"TEXT","condition":{"rules":[{"field":"b","operator":"EQUALS","value":"1"}]}},{"name":"b","type":"TEXT"}]}]}`))
 	f.Add([]byte(`{"name":"x","sections":[{"slug":"a","fields":[{"name":"n","type":"NUMBER","validations":{"min":5,"max":1}}]}]}`))
+	f.Add([]byte(`{"name":"x","storageFolderId":42,"sections":[{"slug":"a","cols":2,"fields":[{"name":"cpr","type":"NIN","mask":"#"},{"name":"cvr","type":"BUSINESS_ID"}]}]}`))
 	f.Add([]byte(`{"name":"x","caseFileTitleTemplate":"{{nope}}","sections":[{"slug":"a","fields":[{"name":"h","type":"HTML","content":"{{later}}"},{"name":"later","type":"TEXT"}]}]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var fm forms.Form

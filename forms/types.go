@@ -48,7 +48,13 @@ const (
 	TypeFile FieldType = "FILE"
 )
 
-// IsKnown reports whether t is one of the field types of this package.
+// IsKnown reports whether t is one of the field types this package names
+// (TypeText … TypeFile). It is advisory: the vendor's form builder makes
+// field types beyond these (a personal id, a business id, digits, multiple
+// choice, a dropdown; docs/platform.md, "Forms"), and Validate, Create and
+// Update accept a type this package does not know, Get and Update give it
+// back unchanged, and its answers read as text (Answer.Value). Use IsKnown
+// to decide whether to read an answer through a typed accessor.
 func (t FieldType) IsKnown() bool {
 	switch t {
 	case TypeText, TypeEmail, TypePhone, TypeNumber, TypeDate, TypeChoice, TypeHTML, TypeFile:
@@ -97,20 +103,37 @@ type Form struct {
 	// active form creates a new draft version.
 	Version  int       `json:"version,omitempty"`
 	Sections []Section `json:"sections"`
+	// Extra holds the form-level members of the form's JSON that this
+	// package does not model (a storage folder, for one), so that Get
+	// followed by Update gives them back unchanged; Create and Update send
+	// them. A member this package models is never taken from Extra.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// formNames are the members a Form models, with the alias formId.
+var formNames = func() map[string]bool {
+	m := jsonNames(reflect.TypeFor[Form]())
+	m["formId"] = true
+	return m
+}()
+
 // MarshalJSON encodes the form with its identifier under both "formId" and
-// "externalId".
+// "externalId", and with its Extra members.
 func (f Form) MarshalJSON() ([]byte, error) {
 	type plain Form
-	return json.Marshal(struct {
+	b, err := json.Marshal(struct {
 		FormID string `json:"formId,omitempty"`
 		plain
 	}{f.ExternalID, plain(f)})
+	if err != nil {
+		return nil, err
+	}
+	return withMembers(b, f.Extra, formNames)
 }
 
 // UnmarshalJSON decodes a form, accepting "formId" (a string or a number)
-// where "externalId" is absent.
+// where "externalId" is absent and keeping the members it does not model
+// in Extra.
 func (f *Form) UnmarshalJSON(b []byte) error {
 	type plain Form
 	var w struct {
@@ -124,17 +147,30 @@ func (f *Form) UnmarshalJSON(b []byte) error {
 	if f.ExternalID == "" {
 		f.ExternalID = string(w.FormID)
 	}
+	f.Extra = unknownMembers(b, formNames)
 	return nil
 }
 
 // definition is the body of Create and Update: the parts of a form that the
-// caller defines.
+// caller defines, with the form's Extra members.
 type definition struct {
 	Name                  string    `json:"name"`
 	Language              string    `json:"language,omitempty"`
 	Description           string    `json:"description,omitempty"`
 	CaseFileTitleTemplate string    `json:"caseFileTitleTemplate,omitempty"`
 	Sections              []Section `json:"sections"`
+	extra                 map[string]json.RawMessage
+}
+
+// MarshalJSON encodes the definition with the form's Extra members but for
+// those a Form models (its status, version and the like are not sent).
+func (d definition) MarshalJSON() ([]byte, error) {
+	type plain definition
+	b, err := json.Marshal(plain(d))
+	if err != nil {
+		return nil, err
+	}
+	return withMembers(b, d.extra, formNames)
 }
 
 func definitionOf(f *Form) definition {
@@ -144,6 +180,7 @@ func definitionOf(f *Form) definition {
 		Description:           f.Description,
 		CaseFileTitleTemplate: f.CaseFileTitleTemplate,
 		Sections:              f.Sections,
+		extra:                 f.Extra,
 	}
 }
 
@@ -205,7 +242,7 @@ func (s Section) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withMembers(b, s.Extra)
+	return withMembers(b, s.Extra, sectionNames)
 }
 
 // UnmarshalJSON decodes a section, keeping the members it does not model
@@ -292,7 +329,7 @@ func (f Field) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withMembers(b, f.Extra)
+	return withMembers(b, f.Extra, fieldNames)
 }
 
 // UnmarshalJSON decodes a field, reading "countryOptions" where
@@ -374,7 +411,7 @@ func (v Validations) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withMembers(b, v.Extra)
+	return withMembers(b, v.Extra, nil)
 }
 
 // UnmarshalJSON decodes validations member by member: a member that is not

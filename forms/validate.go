@@ -34,12 +34,15 @@ var mergeField = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
 // titleMergeFields are the merge fields that CaseFileTitleTemplate may use.
 var titleMergeFields = []string{"formName", "primarySigner.name", "primarySigner.email"}
 
-// Validate checks the form against the service's contract and reports every
-// problem in one *ValidationError (nil when there is none):
+// Validate checks the structure of the form against the service's contract
+// and reports every problem in one *ValidationError (nil when there is
+// none):
 //
 //   - every field but an HTML field has a name, and no two fields share
 //     one (an HTML field may have none, as in the platform's examples);
-//   - every field has a known type (TypeText … TypeFile);
+//   - every field has a type; a type this package does not know (see
+//     FieldType.IsKnown) is accepted, as the vendor's form builder makes
+//     more types than this package names (docs/platform.md, "Forms");
 //   - a CHOICE field has at least one option; every option has a value,
 //     and no two options of a field share one;
 //   - a field mapped to a property ending in ".email" has type EMAIL, and
@@ -179,8 +182,6 @@ func (v *validator) checkField(pos position, fd *Field) {
 	switch {
 	case fd.Type == "":
 		v.add(path+".type", "is required")
-	case !fd.Type.IsKnown():
-		v.add(path+".type", "unknown field type %q", fd.Type)
 	case fd.Type == TypeChoice && len(fd.Options) == 0:
 		v.add(path+".options", "a CHOICE field needs at least one option")
 	}

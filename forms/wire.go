@@ -77,14 +77,29 @@ func jsonNames(t reflect.Type) map[string]bool {
 	return names
 }
 
-// unknownMembers returns the members of the JSON object b whose names are
-// not in known, or nil when there are none (or b is not an object).
+// modelled reports whether encoding/json reads the member name into one of
+// the known members: it matches names case-insensitively ("Name" is name).
+func modelled(name string, known map[string]bool) bool {
+	if known[name] {
+		return true
+	}
+	for k := range known {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownMembers returns the members of the JSON object b that are not
+// known members (see modelled), or nil when there are none (or b is not an
+// object).
 func unknownMembers(b []byte, known map[string]bool) map[string]json.RawMessage {
 	var all map[string]json.RawMessage
 	if json.Unmarshal(b, &all) != nil {
 		return nil
 	}
-	maps.DeleteFunc(all, func(k string, _ json.RawMessage) bool { return known[k] })
+	maps.DeleteFunc(all, func(k string, _ json.RawMessage) bool { return modelled(k, known) })
 	if len(all) == 0 {
 		return nil
 	}
@@ -92,8 +107,10 @@ func unknownMembers(b []byte, known map[string]bool) map[string]json.RawMessage 
 }
 
 // withMembers adds to the JSON object b the members of extra that b does
-// not have; b is returned as is when extra is empty.
-func withMembers(b []byte, extra map[string]json.RawMessage) ([]byte, error) {
+// not have and whose names are not in known (the members the type models,
+// which an empty value may have left out of b); b is returned as is when
+// extra is empty.
+func withMembers(b []byte, extra map[string]json.RawMessage, known map[string]bool) ([]byte, error) {
 	if len(extra) == 0 {
 		return b, nil
 	}
@@ -102,7 +119,7 @@ func withMembers(b []byte, extra map[string]json.RawMessage) ([]byte, error) {
 		return nil, err
 	}
 	for k, v := range extra {
-		if _, ok := all[k]; !ok && json.Valid(v) {
+		if _, ok := all[k]; !ok && !modelled(k, known) && json.Valid(v) {
 			all[k] = v
 		}
 	}

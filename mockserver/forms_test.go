@@ -129,7 +129,7 @@ func TestFormValidation(t *testing.T) {
 	}{
 		{"missing field name", func(m map[string]any) { delete(fieldOf(m, 0, 2), "name") }, []string{"sections[0].fields[2].name"}},
 		{"duplicate field name", func(m map[string]any) { fieldOf(m, 1, 1)["name"] = "email" }, []string{"sections[1].fields[1].name"}},
-		{"unknown type", func(m map[string]any) { fieldOf(m, 0, 2)["type"] = "SIGNATURE" }, []string{"sections[0].fields[2].type"}},
+		{"no type", func(m map[string]any) { delete(fieldOf(m, 0, 2), "type") }, []string{"sections[0].fields[2].type"}},
 		{"unknown mapTo", func(m map[string]any) { fieldOf(m, 0, 2)["mapTo"] = "secondSigner.name" }, []string{"sections[0].fields[2].mapTo"}},
 		{".email mapTo not EMAIL", func(m map[string]any) { fieldOf(m, 0, 1)["type"] = "TEXT" }, []string{"sections[0].fields[1].mapTo"}},
 		{"condition on later field", func(m map[string]any) { fieldOf(m, 0, 2)["condition"] = rule("hasCompany") }, []string{"sections[0].fields[2].condition.rules[0].field"}},
@@ -146,7 +146,7 @@ func TestFormValidation(t *testing.T) {
 		{"title template merge field", func(m map[string]any) { m["caseFileTitleTemplate"] = "{{fullName}}" }, []string{"caseFileTitleTemplate"}},
 		{"choice without options", func(m map[string]any) { delete(fieldOf(m, 0, 3), "options") }, []string{"sections[0].fields[3].options"}},
 		{"two wire.Problems, two details", func(m map[string]any) {
-			fieldOf(m, 0, 2)["type"] = "X"
+			fieldOf(m, 0, 2)["type"] = ""
 			m["caseFileTitleTemplate"] = "{{x}}"
 		}, []string{"caseFileTitleTemplate", "sections[0].fields[2].type"}},
 	}

@@ -29,6 +29,7 @@ func FuzzCreateForm(f *testing.F) {
 	}
 	f.Add([]byte(`{"name":"n","sections":[{"slug":"a","fields":[{"name":"e","type":"TEXT","mapTo":"primarySigner.email"}]}]}`))
 	f.Add([]byte(`{"sections":[{"fields":[{"name":"a","type":"CHOICE","options":[{"value":"x"},{"value":"x"}]}]}]`))
+	f.Add([]byte(`{"name":"n","storageFolderId":42,"sections":[{"slug":"a","cols":2,"fields":[{"name":"cpr","type":"NIN","mask":"#"}]}]}`))
 	f.Add([]byte(`[1,2`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		createdOnlyOn(t, s, "/collect/api/v1/forms", tok, body, http.StatusCreated, "forms", s.formCount)

@@ -20,7 +20,7 @@ type Limits struct {
 	// (a deleted case file frees its place).
 	CaseFiles int
 	// Jobs is how many Send jobs a customer may have created; a job stays
-	// for its status checks.
+	// for its status checks, until its retention ends (WithJobRetention).
 	Jobs int
 	// Subscriptions a customer may hold, active or not (the platform's own
 	// limit of 5 active ones applies too, with a 409).

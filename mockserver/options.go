@@ -73,6 +73,17 @@ func WithJobDelay(d time.Duration) Option {
 	return func(c *config) { c.JobDelay, c.jobDelaySet = max(d, 0), true }
 }
 
+// WithJobRetention makes the server forget a Send job d of mock time after
+// it ended (completed, failed or aborted as a duplicate), as the platform
+// does: its status check then answers 404 {"message":"Job not found"},
+// which casefiles.Status and Wait report as an error matching
+// signkit.ErrNotFound. With a manual clock, Advance past d. The default, 0
+// or less, keeps jobs until Reset. Duplicate detection does not depend on
+// it (docs/mockserver.md, "Job retention").
+func WithJobRetention(d time.Duration) Option {
+	return func(c *config) { c.JobRetention = max(d, 0) }
+}
+
 // WithMaxBodyBytes bounds the size of every request body; a larger body is
 // answered 413. Values below 1 keep the default.
 func WithMaxBodyBytes(n int64) Option {

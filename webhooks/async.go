@@ -224,7 +224,8 @@ func (a *AsyncHandler) work() {
 func (a *AsyncHandler) process(m *queue.Message) {
 	l := a.hold(m)
 	defer l.release()
-	ev, err := decodeEvent(m.ID, EventType(m.Type), m.Body)
+	// Unreadable members were logged by the Verify that accepted m.
+	ev, _, err := decodeEvent(m.ID, EventType(m.Type), m.Body)
 	if err != nil { // not from this receiver's Verify: nothing will fix it
 		a.deadLetter(m, err.Error())
 		return

@@ -11,7 +11,8 @@ import (
 // MaxEventIDLength printable ASCII characters without a "." (a UUID, as the
 // mock sends, is one; the platform promises only a unique id), X-Event-Type
 // is neither a known type nor of their form (lowercase.segments.camelCase),
-// or its last two segments are not the body's topic and eventType. The
+// or its last two segments are not the body's topic and eventType (a topic
+// or eventType that is absent or not a JSON string is not them). The
 // signed string joins header values with ".", so a dot inside the id is
 // what would let the boundary between id and type move; only this check
 // ties each value to its place (docs/webhooks.md).

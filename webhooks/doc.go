@@ -21,8 +21,8 @@
 // minutes either way by default (ErrStaleTimestamp); the HMAC-SHA256 over
 // the timestamp, the signed header names, their values and the raw body
 // matches one of the v1 signatures (ErrSignatureMismatch); the body is
-// exactly one JSON object of an event's shape, checked whole with
-// encoding/json (ErrInvalidPayload); X-Event-Id is 1 to 200 printable
+// exactly one whole JSON object, checked with encoding/json
+// (ErrInvalidPayload); X-Event-Id is 1 to 200 printable
 // ASCII characters without a "." and X-Event-Type names the body's topic
 // and eventType (ErrHeaderMismatch: the signed string joins header values
 // with ".", so only this check ties each value to its place); and last the event id is claimed in a DedupStore, so that
@@ -30,6 +30,16 @@
 // http.MaxBytesReader into a buffer that grows with what arrives, never
 // sized from Content-Length, and answer every rejection 400, logged
 // without secrets.
+//
+// Payloads are read liberally: a delivery whose signature, timestamp and
+// headers are good is never refused for the types of its members. Ids and
+// statuses (payload.id, payload.status, payload.caseFile.id,
+// payload.caseFile.status) are read from JSON numbers or numeric strings
+// ("531"); a member that cannot be read ("status": {"x":1}, "eventTime":
+// 42, a date in an unknown zone) is left zero, fn gets the event with the
+// rest, Event.Raw holds the whole body, and the Verifier's logger names the
+// unreadable members at warn level. docs/webhooks.md, "Liberal payloads",
+// lists the rule member by member.
 //
 // Two handlers. Handler, the simple default, answers 2xx only once fn has
 // succeeded; when fn fails or panics it answers 500 and releases the claim,

@@ -73,9 +73,11 @@ func AllEventTypes() []EventType {
 	return out
 }
 
-// IsKnown reports whether t is one of the event types of the specification.
-// Deliveries of unknown types still verify and decode; IsKnown serves
-// client-side checks and switch defaults.
+// IsKnown reports whether t is one of the event types of the specification
+// (AllEventTypes). It is advisory: deliveries of unknown types still verify
+// and decode, and CreateSubscription and UpdateSubscription send unknown
+// types for the service to judge, since the platform may add types. Use it
+// in a receiver's switch default, or to warn about a likely typo.
 func (t EventType) IsKnown() bool {
 	for _, k := range allEventTypes {
 		if k == t {
@@ -122,22 +124,27 @@ type Event struct {
 	// "completed": the last part of Type, not a full EventType (the name
 	// is the body's field's). Prefer Type.
 	EventType string
-	// Time is the body's eventTime in the timezone it names; zero when absent.
-	// A named zone such as "Europe/Copenhagen" is looked up with
-	// time.LoadLocation: a receiver built into a container without a zone
-	// database should import _ "time/tzdata" in its main package, or such
-	// events fail with ErrInvalidPayload.
+	// Time is the body's eventTime in the timezone it names; zero when absent
+	// or unreadable. A named zone such as "Europe/Copenhagen" is looked up
+	// with time.LoadLocation: a receiver built into a container without a
+	// zone database should import _ "time/tzdata" in its main package, or
+	// such events arrive with a zero Time and a warning that names
+	// eventTime.timezone.
 	Time time.Time
 	// CaseFile is set for case file events (the case file) and signer events
-	// (the signer's case file).
+	// (the signer's case file) whose payload, or the signer's caseFile, is
+	// a JSON object; nil when it is absent, null or of another type. Its
+	// members are read from numbers or numeric strings, and one that cannot
+	// be read is 0.
 	CaseFile *CaseFileRef
-	// Signer is set for signer events.
+	// Signer is set for signer events whose payload is a JSON object.
 	Signer *SignerRef
 	// Message is the text of the test event.
 	Message string
-	// Raw is the whole body, for fields this package does not decode: one
-	// JSON object, checked whole. Verify and ParseEvent do not copy it: it
-	// shares memory with the body passed in.
+	// Raw is the whole body, for fields this package does not decode and
+	// for members it could not read: one JSON object, checked whole. Verify
+	// and ParseEvent do not copy it: it shares memory with the body passed
+	// in.
 	Raw json.RawMessage
 	// Handouts is set for the fn of an AsyncHandler: how many times the
 	// queue has handed this event's entry out, this time included. It
@@ -182,12 +189,16 @@ const (
 // verifies, decodes and checks the headers against the body in one step.
 //
 // The body must be exactly one JSON object, checked whole with
-// encoding/json; anything else, known fields of the wrong JSON types, or an
-// eventTime that is not a date in a known zone give an error that matches
-// ErrInvalidPayload. Unknown event types and topics decode generically (ID,
-// Type, Topic, EventType, Time, Raw), not as an error.
+// encoding/json; anything else gives an error that matches
+// ErrInvalidPayload. Its members are read liberally, as Verify reads them:
+// ids and statuses from numbers or numeric strings, and a member that
+// cannot be read (of another JSON type, an eventTime that is not a date in
+// a known zone) left zero, without an error and without a log. Unknown
+// event types and topics decode generically (ID, Type, Topic, EventType,
+// Time, Raw), not as an error.
 func ParseEvent(h http.Header, body []byte) (*Event, error) {
 	id, _ := headerValue(h, EventIDHeader)
 	typ, _ := headerValue(h, EventTypeHeader)
-	return decodeEvent(id, EventType(typ), body)
+	ev, _, err := decodeEvent(id, EventType(typ), body)
+	return ev, err
 }

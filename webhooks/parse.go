@@ -15,7 +15,9 @@ import (
 // message), since the topic may follow the payload in the body. Values, not
 // pointers, so that decoding allocates little: a payload or caseFile that
 // decodes to zero (absent, null, empty or all zeros, which these values
-// cannot tell apart) goes to the two-step decoding, which can.
+// cannot tell apart) goes to the two-step decoding, which can, and so does
+// any member of another JSON type than these fields' (a numeric string, a
+// payload of another topic's shape, a member the liberal rule leaves zero).
 type oneEvent struct {
 	Topic     string     `json:"topic"`
 	EventType string     `json:"eventType"`
@@ -30,76 +32,66 @@ type onePayload struct {
 	Message  string       `json:"message"`
 }
 
-// wireEvent is the same shape decoded in two steps: the payload is kept raw
-// and decoded for its topic. It serves the bodies that oneEvent cannot
-// take: a payload that is a string (the test event's) or whose fields of
-// other topics have other types.
-type wireEvent struct {
-	Topic     string          `json:"topic"`
-	EventType string          `json:"eventType"`
-	EventTime *wireTime       `json:"eventTime"`
-	Payload   json.RawMessage `json:"payload"`
-}
-
 type wireTime struct {
 	Date         string `json:"date"`
-	TimezoneType int    `json:"timezone_type"` // checked to be an integer, not used
+	TimezoneType int    `json:"timezone_type"` // read, not used
 	Timezone     string `json:"timezone"`
 }
 
-// wireCaseFile is the payload of a case file event, and a signer's caseFile.
+// wireCaseFile is a signer payload's caseFile.
 type wireCaseFile struct {
 	ID     int64 `json:"id"`
 	Status int   `json:"status"`
 }
 
-type wireSigner struct {
-	ID       int64         `json:"id"`
-	CaseFile *wireCaseFile `json:"caseFile"`
-}
-
-type wireTest struct {
-	Message string `json:"message"`
+// looseEvent is the same shape decoded in two steps, liberally
+// (liberal.go): every member of its own type, which reads what it can and
+// records what it cannot; the payload's occurrences are kept raw and
+// decoded for the body's topic.
+type looseEvent struct {
+	Topic     looseString `json:"topic"`
+	EventType looseString `json:"eventType"`
+	EventTime looseTime   `json:"eventTime"`
+	Payload   payloads    `json:"payload"`
 }
 
 // decodeEvent decodes body, which must be exactly one JSON object, into an
-// Event with the given id and type. Every failure matches ErrInvalidPayload.
-func decodeEvent(id string, typ EventType, body []byte) (*Event, error) {
-	ev, err := decodeBody(body, typ)
+// Event with the given id and type, and reports the members that could not
+// be read and are left zero. Only a body that is not one whole JSON object
+// fails, with an error that matches ErrInvalidPayload.
+func decodeEvent(id string, typ EventType, body []byte) (*Event, unreadable, error) {
+	ev, bad, err := decodeBody(body, typ)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
+		return nil, 0, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
 	}
 	ev.ID, ev.Type, ev.Raw = id, typ, json.RawMessage(body)
-	return ev, nil
+	return ev, bad, nil
 }
 
 // decodeBody decodes body; a payload is decoded for the body's topic, or
 // when the body has none, for typ's. It decodes in one pass when it can,
-// and in two (decodeExact) when the payload does not fit the shared shape.
-func decodeBody(body []byte, typ EventType) (*Event, error) {
+// and in two (decodeLoose) when a member does not fit the shared shape.
+func decodeBody(body []byte, typ EventType) (*Event, unreadable, error) {
 	// Unmarshal accepts null for a struct; an event must be an object.
 	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return nil, errors.New("body is not a JSON object")
+		return nil, 0, errors.New("body is not a JSON object")
 	}
 	var w oneEvent
 	err := json.Unmarshal(body, &w)
 	var te *json.UnmarshalTypeError
 	switch {
 	case err == nil:
-	case errors.As(err, &te) && (te.Field == "payload" || strings.HasPrefix(te.Field, "payload.")):
-		return decodeExact(body, typ)
+	case errors.As(err, &te): // the JSON is whole: a member of another type
+		return decodeLoose(body, typ)
 	default:
-		return nil, err
+		return nil, 0, err
 	}
 	p := &w.Payload
 	topic := topicOf(w.Topic, typ)
 	if *p == (onePayload{}) || topic == TopicSigner && p.CaseFile == (wireCaseFile{}) {
-		return decodeExact(body, typ)
+		return decodeLoose(body, typ)
 	}
-	box, err := newEvent(w.Topic, w.EventType, &w.EventTime)
-	if err != nil {
-		return nil, err
-	}
+	box, bad := newEvent(w.Topic, w.EventType, w.EventTime.Date, w.EventTime.Timezone)
 	ev := &box.ev
 	switch topic {
 	case TopicCaseFile:
@@ -112,7 +104,7 @@ func decodeBody(body []byte, typ EventType) (*Event, error) {
 	case TopicSubscription:
 		ev.Message = p.Message
 	}
-	return ev, nil
+	return ev, bad, nil
 }
 
 // eventBox holds an Event and the references it points to, so that one
@@ -123,17 +115,23 @@ type eventBox struct {
 	signer SignerRef
 }
 
-// newEvent starts an Event with the body's topic, event type and time.
-func newEvent(topic, eventType string, t *wireTime) (*eventBox, error) {
+// newEvent starts an Event with the body's topic, event type and time; a
+// time that cannot be read is left zero and reported.
+func newEvent(topic, eventType, date, zone string) (*eventBox, unreadable) {
 	box := &eventBox{ev: Event{Topic: topic, EventType: eventType}}
-	if t != nil && t.Date != "" {
-		at, err := parseEventTime(t.Date, t.Timezone)
-		if err != nil {
-			return nil, err
-		}
-		box.ev.Time = at
+	if date == "" {
+		return box, 0
 	}
-	return box, nil
+	loc, err := location(zone)
+	if err != nil {
+		return box, badTimezone
+	}
+	at, ok := parseEventTime(date, loc)
+	if !ok {
+		return box, badDate
+	}
+	box.ev.Time = at
+	return box, 0
 }
 
 // topicOf is the body's topic, or when the body has none, typ's.
@@ -144,92 +142,89 @@ func topicOf(topic string, typ EventType) string {
 	return topic
 }
 
-// decodeExact decodes body in two steps (wireEvent): every failure is
-// reported, and a payload's fields are checked for its topic only.
-func decodeExact(body []byte, typ EventType) (*Event, error) {
-	var w wireEvent
+// decodeLoose decodes body in two steps (looseEvent): a member of an
+// unexpected type is left zero and reported, and a payload's members are
+// read for its topic only. It fails only when body is not valid JSON.
+func decodeLoose(body []byte, typ EventType) (*Event, unreadable, error) {
+	var w looseEvent
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	box, err := newEvent(w.Topic, w.EventType, w.EventTime)
-	if err != nil {
-		return nil, err
-	}
+	t := &w.EventTime.in
+	box, bad := newEvent(w.Topic.s, w.EventType.s, t.Date.s, t.Timezone.s)
+	bad |= flag(w.Topic.bad, badTopic) | flag(w.EventType.bad, badEventType) | w.EventTime.unreadable()
 	ev := &box.ev
-	if err := decodePayload(ev, topicOf(w.Topic, typ), w.Payload); err != nil {
-		return nil, fmt.Errorf("payload: %w", err)
+	pb, err := decodePayload(ev, topicOf(w.Topic.s, typ), w.Payload)
+	if err != nil {
+		return nil, 0, fmt.Errorf("payload: %w", err)
 	}
-	return ev, nil
+	return ev, bad | pb, nil
 }
 
-// decodePayload sets the fields of ev that a payload of topic carries.
+// decodePayload sets the fields of ev that a payload of topic carries,
+// applying its occurrences in order, and reports what it could not read.
 // Payloads of other topics are left to Raw; a null payload sets nothing.
-func decodePayload(ev *Event, topic string, p json.RawMessage) error {
-	if len(p) == 0 || string(p) == "null" {
-		return nil
+func decodePayload(ev *Event, topic string, occurrences payloads) (unreadable, error) {
+	var p loosePayload
+	var bad unreadable
+	objects := false
+	for _, raw := range occurrences {
+		switch {
+		case raw[0] == '{':
+			objects = true
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return 0, err
+			}
+		case raw[0] == '"' && topic == TopicSubscription: // the platform sends the message as a string
+			if err := json.Unmarshal(raw, &p.Message.s); err != nil {
+				return 0, err
+			}
+		case raw[0] != 'n':
+			bad |= badPayload
+		}
 	}
 	switch topic {
 	case TopicCaseFile:
-		var cf wireCaseFile
-		if err := unmarshalObject(p, &cf); err != nil {
-			return err
+		if objects {
+			cf, b := caseFileRef(p.ID, p.Status, badID, badStatus)
+			ev.CaseFile, bad = &cf, bad|b
 		}
-		ev.CaseFile = &CaseFileRef{ID: cf.ID, Status: cf.Status}
 	case TopicSigner:
-		var s wireSigner
-		if err := unmarshalObject(p, &s); err != nil {
-			return err
+		if objects {
+			ev.Signer, bad = &SignerRef{ID: p.ID.n}, bad|flag(p.ID.bad, badID)
 		}
-		ev.Signer = &SignerRef{ID: s.ID}
-		if s.CaseFile != nil {
-			ev.CaseFile = &CaseFileRef{ID: s.CaseFile.ID, Status: s.CaseFile.Status}
+		if p.CaseFile.set {
+			cf, b := caseFileRef(p.CaseFile.in.ID, p.CaseFile.in.Status, badCaseFileID, badCaseFileStatus)
+			ev.CaseFile, bad = &cf, bad|b
 		}
+		bad |= flag(p.CaseFile.bad, badCaseFile)
 	case TopicSubscription:
-		if p[0] == '"' { // the platform sends the message as a string
-			return json.Unmarshal(p, &ev.Message)
-		}
-		var m wireTest
-		if err := unmarshalObject(p, &m); err != nil {
-			return err
-		}
-		ev.Message = m.Message
+		ev.Message, bad = p.Message.s, bad|flag(p.Message.bad, badMessage)
+	default:
+		bad &^= badPayload // another topic's payload may be anything
 	}
-	return nil
-}
-
-// unmarshalObject decodes p, which must be a JSON object, into v.
-func unmarshalObject(p json.RawMessage, v any) error {
-	if p[0] != '{' {
-		return errors.New("not a JSON object")
-	}
-	return json.Unmarshal(p, v)
+	return bad, nil
 }
 
 // maxFractionDigits bounds the fraction of eventTime's date: nanoseconds.
 const maxFractionDigits = 9
 
 // parseEventTime parses eventTime's date, "2006-01-02 15:04:05" with an
-// optional fraction ("T" is accepted for the space), in the named zone.
-func parseEventTime(date, zone string) (time.Time, error) {
-	loc, err := location(zone)
-	if err != nil {
-		return time.Time{}, err
-	}
+// optional fraction of up to nine digits ("T" is accepted for the space),
+// in loc; false when date is not such a date.
+func parseEventTime(date string, loc *time.Location) (time.Time, bool) {
 	if t, ok := platformDate(date, loc); ok {
-		return t, nil
+		return t, true
 	}
 	if _, frac, ok := strings.Cut(date, "."); ok && len(frac) > maxFractionDigits {
-		return time.Time{}, errors.New("eventTime date has more than 9 fraction digits")
+		return time.Time{}, false
 	}
 	layout := "2006-01-02 15:04:05.999999999"
 	if len(date) > 10 && date[10] == 'T' {
 		layout = "2006-01-02T15:04:05.999999999"
 	}
 	t, err := time.ParseInLocation(layout, date, loc)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("eventTime date: %w", err)
-	}
-	return t, nil
+	return t, err == nil
 }
 
 // platformDate parses the form the platform sends, "2006-01-02

@@ -97,7 +97,7 @@ func (a *AsyncHandler) handBack(ctx context.Context, running map[string]bool) []
 			continue // in hand: its outcome is logged when fn returns
 		}
 		a.v.release(ctx, d.ID)
-		ev, derr := decodeEvent(d.ID, EventType(d.Type), d.Body)
+		ev, _, derr := decodeEvent(d.ID, EventType(d.Type), d.Body)
 		if derr != nil {
 			ev = &Event{ID: d.ID, Type: EventType(d.Type), Raw: d.Body}
 		}

@@ -146,11 +146,16 @@ func TestSubscriptionRequestValidation(t *testing.T) {
 		{name: "everything wrong", req: &webhooks.SubscriptionRequest{Endpoint: "ftp://e.com"},
 			problems:       []signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}, {Field: "eventTypes", Message: "must list at least one event type"}},
 			updateProblems: []signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}}},
-		{name: "unknown and repeated types", req: &webhooks.SubscriptionRequest{Endpoint: "https://e.com",
-			EventTypes: []webhooks.EventType{"sign.casefile.complete", webhooks.SignerSigned, webhooks.SignerSigned}},
+		// The platform may add types: an unknown one is sent, for the
+		// service to judge (TestUnknownEventTypeMeetsTheMock's 422).
+		{name: "unknown type is sent", req: &webhooks.SubscriptionRequest{Endpoint: "https://e.com",
+			EventTypes: []webhooks.EventType{"sign.casefile.complete", webhooks.SignerSigned}}},
+		{name: "empty and repeated types", req: &webhooks.SubscriptionRequest{Endpoint: "https://e.com",
+			EventTypes: []webhooks.EventType{"", "sign.casefile.archived", webhooks.SignerSigned, webhooks.SignerSigned, "sign.casefile.archived"}},
 			problems: []signkit.Problem{
-				{Field: "eventTypes[0]", Message: `unknown event type "sign.casefile.complete"`},
-				{Field: "eventTypes[2]", Message: `"sign.signer.signed" is listed twice`},
+				{Field: "eventTypes[0]", Message: "must not be empty"},
+				{Field: "eventTypes[3]", Message: `"sign.signer.signed" is listed twice`},
+				{Field: "eventTypes[4]", Message: `"sign.casefile.archived" is listed twice`},
 			}},
 	}
 	for _, tt := range tests {

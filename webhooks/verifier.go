@@ -32,9 +32,10 @@ var (
 	// delivery that was processed or is being processed.
 	ErrDuplicateEvent = errors.New("webhooks: duplicate event")
 	// ErrInvalidPayload: the signature is valid but the body is not exactly
-	// one JSON object of an event's shape: malformed or truncated JSON,
-	// anything after the object, known fields of the wrong JSON type, or an
-	// eventTime that is not a date in a known zone.
+	// one whole JSON object: malformed or truncated JSON, anything after the
+	// object, or another JSON value (an array, a string, null). Members of
+	// unexpected types are not refused: they are left zero and logged
+	// (docs/webhooks.md, "Liberal payloads").
 	ErrInvalidPayload = errors.New("webhooks: invalid event payload")
 )
 
@@ -94,11 +95,14 @@ func WithMaxBodyBytes(n int64) VerifierOption {
 }
 
 // WithLogger sets where Handler and AsyncHandler report rejected
-// deliveries (warn), and failures of processing and of the DedupStore.
-// Without it, the first rejection of each reason is logged at warn level
-// through slog.Default, so that a verifier that refuses every delivery (a
-// wrong secret, a clock that is not the sender's) is never silent, and the
-// rest is not logged. Secrets and signatures are never logged.
+// deliveries (warn), and failures of processing and of the DedupStore, and
+// where Verify, and so both handlers, report an accepted event whose
+// members could not all be read (warn, naming the members). Without it, the
+// first rejection of each reason and the first such event are logged at
+// warn level through slog.Default, so that a verifier that refuses every
+// delivery (a wrong secret, a clock that is not the sender's) or reads
+// every event partly is never silent, and the rest is not logged. Secrets,
+// signatures and member values are never logged.
 func WithLogger(l *slog.Logger) VerifierOption {
 	return func(v *Verifier) { v.logger, v.loggerSet = l, l != nil }
 }
@@ -143,11 +147,18 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 // the X-Event-Signature header (ErrMalformedSignature), its timestamp
 // (ErrStaleTimestamp), the signature over the headers named in h, read
 // case-insensitively, and body (ErrSignatureMismatch), the body, which must
-// be exactly one JSON object of the event's shape (ErrInvalidPayload), the
-// event headers against the body (ErrHeaderMismatch), and last the event id,
-// which it claims in the DedupStore for twice the tolerance
-// (ErrDuplicateEvent). A store failure is returned wrapped and matches none
-// of these errors.
+// be exactly one whole JSON object (ErrInvalidPayload), the event headers
+// against the body (ErrHeaderMismatch), and last the event id, which it
+// claims in the DedupStore for twice the tolerance (ErrDuplicateEvent). A
+// store failure is returned wrapped and matches none of these errors.
+//
+// The body's members are read liberally (docs/webhooks.md, "Liberal
+// payloads"): ids and statuses from JSON numbers or numeric strings ("531");
+// a member that cannot be read (a status that is an object, an eventTime
+// that is a number or names an unknown zone) is left zero in the Event, and
+// the members' names, never their values, are logged at warn level
+// (WithLogger). Only topic and eventType are bound: one that is not a
+// string does not name X-Event-Type's topic and event (ErrHeaderMismatch).
 //
 // A caller that fails to process the event must call Release, so that the
 // platform's retry is accepted. The returned Event's Raw shares memory with
@@ -178,22 +189,24 @@ func (v *Verifier) verify(ctx context.Context, h http.Header, body []byte) (*Eve
 	}
 	id, _ := headerValue(h, EventIDHeader)
 	typ, _ := headerValue(h, EventTypeHeader)
-	ev, err := decodeEvent(id, EventType(typ), body)
+	ev, bad, err := decodeEvent(id, EventType(typ), body)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkBinding(ev); err != nil {
 		return nil, err
 	}
-	if v.dedup == nil {
-		return ev, nil
+	if v.dedup != nil {
+		ok, err := v.dedup.Claim(ctx, id, v.claimTTL())
+		if err != nil {
+			return nil, fmt.Errorf("webhooks: claim event id: %w", err)
+		}
+		if !ok {
+			return ev, ErrDuplicateEvent
+		}
 	}
-	ok, err := v.dedup.Claim(ctx, id, v.claimTTL())
-	if err != nil {
-		return nil, fmt.Errorf("webhooks: claim event id: %w", err)
-	}
-	if !ok {
-		return ev, ErrDuplicateEvent
+	if bad != 0 {
+		v.logUnreadable(ctx, ev, bad)
 	}
 	return ev, nil
 }

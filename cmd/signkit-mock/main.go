@@ -78,6 +78,7 @@ type options struct {
 	maxBody, maxFile   int64
 	jobDelay           time.Duration
 	jobDelaySet        bool // -job-delay was given: it holds with the manual clock too
+	jobRetention       time.Duration
 	control            bool
 	idle, bodyTimeout  time.Duration
 	limits             mockserver.Limits
@@ -104,6 +105,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 				return errors.New("want a duration of 0 or more, like 1s")
 			}
 			o.jobDelay, o.jobDelaySet = d, true
+			return nil
+		})
+	fs.Func("job-retention", "mock time a finished Send job is kept for its status checks; then they answer 404 Job not found, "+
+		"as for an expired job on the platform (default: none, kept until reset)",
+		func(v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return errors.New("want a duration of 0 or more, like 1h")
+			}
+			o.jobRetention = d
 			return nil
 		})
 	fs.StringVar(&o.baseURL, "base-url", "", "the URL the mock names itself by in links and accepts as Host, e.g. http://signkit-mock:8080 "+
@@ -156,6 +167,9 @@ func (o options) serverOptions(baseURL string) ([]mockserver.Option, error) {
 		mockserver.WithMaxFileBytes(o.maxFile), mockserver.WithControlAPI(o.control),
 		mockserver.WithIdleTimeout(o.idle), mockserver.WithBodyProgressTimeout(o.bodyTimeout),
 		mockserver.WithLimits(o.limits), mockserver.WithAllowedHosts(o.allowHosts...)}
+	if o.jobRetention > 0 {
+		opts = append(opts, mockserver.WithJobRetention(o.jobRetention))
+	}
 	if o.jobDelaySet { // else the mock's default: 1s, or at once with the manual clock
 		opts = append(opts, mockserver.WithJobDelay(o.jobDelay))
 	}

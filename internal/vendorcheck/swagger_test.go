@@ -80,11 +80,24 @@ func (a *swaggerAPI) sendCreate() []byte {
 	return body
 }
 
-// sendJSON posts body to the Send service's JSON create route, the
-// connector's CreateCaseFile.
+// The Send service's JSON create routes: the production connector's
+// CreateCaseFile, and the sandbox connector's, whose schemas are the same
+// (docs/platform.md, "Send").
+const (
+	productionJSONRoute = "/send/api/v1/casefiles/json/20251022/create-production-base64"
+	sandboxJSONRoute    = "/send/api/v1/casefiles/json/20251022/create-sandbox-base64"
+)
+
+// sendJSON posts body to the Send service's production JSON create route.
 func (a *swaggerAPI) sendJSON(body []byte) (int, []byte) {
 	a.t.Helper()
-	return a.call(http.MethodPost, "/send/api/v1/casefiles/json/20251022/create-production-base64", bytes.NewReader(body),
+	return a.sendJSONTo(productionJSONRoute, body)
+}
+
+// sendJSONTo posts body to a JSON create route.
+func (a *swaggerAPI) sendJSONTo(route string, body []byte) (int, []byte) {
+	a.t.Helper()
+	return a.call(http.MethodPost, route, bytes.NewReader(body),
 		http.Header{"Content-Type": {"application/json"}, "X-Auth-Token": {a.token}})
 }
 
@@ -188,6 +201,7 @@ func TestMockAnswersMatchConnectorSwagger(t *testing.T) {
 	check("queue status (completed)", "CheckJobStatus", "200", done)
 	id := completedCaseFile(t, done)
 	checkJSONRoute(t, sw, api, check)
+	checkSandboxRoute(t, sw, api, check)
 	details := api.get(fmt.Sprintf("/api/v1/casefiles/%d", id), "application/json")
 	check("case file details (v1)", "GetCaseFileDetails", "200", details)
 	check("case file details (v3)", "GetCaseFileDetails", "200", api.get(fmt.Sprintf("/api/v3/casefiles/%d", id), "application/json"))
@@ -272,6 +286,42 @@ func checkJSONRoute(t *testing.T, sw *Swagger, api *swaggerAPI, check func(what,
 	status, answer = api.call(http.MethodPost, "/send/api/v1/casefiles/20251022/create", strings.NewReader("--x--"),
 		http.Header{"Content-Type": {"multipart/form-data; boundary=x"}, "X-Auth-Token": {api.token}})
 	checkBadRequest(t, check, "multipart route", status, answer)
+}
+
+// checkSandboxRoute checks the sandbox connector's route against the
+// production connector's schemas, which are the sandbox's too: a body the
+// request schema takes is answered as CreateCaseFile's 201 describes and
+// its job completes; a body it refuses is answered the ErrorResponse 400.
+func checkSandboxRoute(t *testing.T, sw *Swagger, api *swaggerAPI, check func(what, operationID, status string, body []byte)) {
+	t.Helper()
+	req, err := sw.RequestSchema("CreateCaseFile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := connectorCaseFile("Sandbox connector check")
+	if err := Validate(req, body); err != nil {
+		t.Fatalf("the test's body does not match the connector's request schema: %v", err)
+	}
+	status, created := api.sendJSONTo(sandboxJSONRoute, body)
+	if status != http.StatusOK {
+		t.Fatalf("sandbox JSON create: %d %s", status, created)
+	}
+	check("Send create, sandbox JSON route (200)", "CreateCaseFile", "201", created)
+	var job struct{ UUID, PayloadHash string }
+	if err := json.Unmarshal(created, &job); err != nil || job.UUID == "" {
+		t.Fatalf("sandbox JSON create: no job (%v): %s", err, created)
+	}
+	api.srv.Advance(time.Minute)
+	done := api.queueStatus(job.UUID, job.PayloadHash)
+	check("queue status of a sandbox route job", "CheckJobStatus", "200", done)
+	completedCaseFile(t, done)
+
+	refused := bytes.Replace(body, []byte(`"mitid.dk"`), []byte(`"mitid.se"`), 1)
+	if err := Validate(req, refused); err == nil {
+		t.Fatal("the connector's schema takes an unknown secure method; the refusal below would test nothing")
+	}
+	status, answer := api.sendJSONTo(sandboxJSONRoute, refused)
+	checkBadRequest(t, check, "sandbox JSON route", status, answer)
 }
 
 // checkBadRequest checks a refusal against the connector's ErrorResponse

@@ -47,7 +47,7 @@ type param struct {
 // requestShapes are the shapes that are request bodies: described loose
 // (see loose).
 var requestShapes = []string{"FormDefinition", "PrefillV1", "PrefillV2", "SendDefinition", "SendDefinitionBase64",
-	"SubscriptionRequest", "UserSpec", "TokenRequest", "FaultSpec"}
+	"SubscriptionRequest", "UserSpec", "TokenRequest", "FaultSpec", "SigningRequestUpdate"}
 
 // sendScheme is the security scheme of the Send service's routes, which
 // take the token in X-Auth-Token (docs/platform.md, "Authentication").

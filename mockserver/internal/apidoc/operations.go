@@ -9,6 +9,7 @@ func operations() []operation {
 	var ops []operation
 	ops = append(ops, authAndForms()...)
 	ops = append(ops, sendAndSigning()...)
+	ops = append(ops, signingRequests()...)
 	ops = append(ops, webhooksAndPages()...)
 	ops = append(ops, control()...)
 	ops = append(ops, dashboard()...)
@@ -104,6 +105,9 @@ func sendAndSigning() []operation {
 		{method: "POST", path: "/send/api/v1/casefiles/json/20251022/create-production-base64", tag: "Send",
 			summary: "Create a case file from JSON: each document carries its PDF, base64-encoded, in pdf",
 			auth:    true, scheme: sendScheme, body: jsonBody(ref("SendDefinitionBase64")), answers: sendAnswers},
+		{method: "POST", path: "/send/api/v1/casefiles/json/20251022/create-sandbox-base64", tag: "Send",
+			summary: "The sandbox connector's JSON create: the same body, rules and answer as create-production-base64",
+			auth:    true, scheme: sendScheme, body: jsonBody(ref("SendDefinitionBase64")), answers: sendAnswers},
 		{method: "POST", path: "/send/api/v1/queue/public/status", tag: "Send", summary: "A Send job's state (no token)",
 			body: jsonBody(obj(Schema{"uuid": str, "payloadHash": str})),
 			answers: Schema{"200": answer("The job.", jsonBody(ref("QueueJob"))),
@@ -119,7 +123,8 @@ func sendAndSigning() []operation {
 				{"expiresAfter", str, "expireAt, unix seconds or RFC 3339; case files without one do not match"},
 				{"expiresBefore", str, "expireAt, unix seconds or RFC 3339; case files without one do not match"},
 				{"updatedAfter", str, "unix seconds or RFC 3339"}, {"updatedBefore", str, "unix seconds or RFC 3339"},
-				{"folderIds", str, "folder ids, comma-separated"}, {"sort", str, "fields, comma-separated, - for descending"},
+				{"folderIds", str, "folder ids, comma-separated"}, {"sort", str, "fields, comma-separated, each - for descending: created, id, title, status, updated, " +
+					"completed, activated, expireAt, sendAt (case files without that time last, either way; ties by id)"},
 				{"order", Schema{"type": "string", "enum": []string{"asc", "desc", "ASC", "DESC"}}, ""},
 				{"page", integer, "with x-paginate: true"}, {"perPage", integer, ""}, {"per_page", integer, ""},
 				{"limit", integer, ""}, {"offset", integer, ""}},
@@ -274,6 +279,8 @@ func dashboard() []operation {
 		d("GET", "/mock/ui/emails", "The inbox", page),
 		d("GET", "/mock/ui/casefiles", "Case files and their signers", page),
 		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/{action}", "A signer's action", back),
+		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/request/email", "Change a signer's email (form field email)", back),
+		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/request/resend", "Send a signer's request email again", back),
 		d("GET", "/mock/ui/webhooks", "Subscriptions and delivery attempts", page),
 		d("POST", "/mock/ui/webhooks/replay", "Replay an event", back),
 		d("GET", "/mock/ui/clock", "The clock", page),

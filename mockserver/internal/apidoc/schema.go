@@ -25,7 +25,17 @@ type Describer interface {
 	OpenAPISchema() map[string]any
 }
 
+// Open is a struct type whose JSON object holds, beside its fields, members
+// it does not model, kept and given back as sent (the forms service's
+// forms, sections and fields, docs/platform.md "Forms"). Its schema is read
+// from its fields like any struct's and admits other properties; its own
+// MarshalJSON, which writes those members, does not make it opaque.
+type Open interface {
+	OpenAPIOpen()
+}
+
 var (
+	openType      = reflect.TypeFor[Open]()
 	describerType = reflect.TypeFor[Describer]()
 	timeType      = reflect.TypeFor[time.Time]()
 	rawType       = reflect.TypeFor[json.RawMessage]()
@@ -36,9 +46,9 @@ var (
 // Of answers the schema of the JSON encoding/json writes for v's type: an
 // object lists every field by its JSON name, a field without omitempty or
 // omitzero is required, a pointer may be null, and an object admits no
-// other property. A time.Time is an RFC 3339 string, a json.RawMessage any
-// JSON value, and a type with an OpenAPISchema method (Describer) what it
-// says.
+// other property (but an Open struct). A time.Time is an RFC 3339 string,
+// a json.RawMessage any JSON value, and a type with an OpenAPISchema method
+// (Describer) what it says.
 func Of(v any) Schema {
 	s, _ := describe(v, nil)
 	return s
@@ -78,6 +88,10 @@ func (w *walker) of(t reflect.Type) Schema {
 		return Schema{}
 	case t.Kind() != reflect.Pointer && t.Implements(describerType):
 		return reflect.Zero(t).Interface().(Describer).OpenAPISchema()
+	case t.Kind() == reflect.Struct && t.Implements(openType):
+		s := w.object(t)
+		s["additionalProperties"] = true
+		return s
 	case t.Kind() != reflect.Pointer && (t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType)):
 		w.opaque = append(w.opaque, t.String())
 		return Schema{}

@@ -34,6 +34,7 @@ type Config struct {
 	ManualClock    bool          // time moves only when Advance moves it
 	Start          time.Time     // the clock's start; zero: now
 	JobDelay       time.Duration // how long after acceptance a Send job runs
+	JobRetention   time.Duration // how long an ended Send job is kept; 0: until reset
 	MaxBodyBytes   int64         // every request body
 	MaxFileBytes   int64         // one file of a public form's FILE field
 	MaxUploadBytes int64         // one Send create request

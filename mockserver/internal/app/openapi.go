@@ -20,7 +20,7 @@ import (
 func Shapes() apidoc.Shapes {
 	shapes := apidoc.Shapes{"Fault": faults.Fault{}, "FaultSpec": faults.Fault{}, "Request": journal.Entry{}, "Stats": Stats{}}
 	for _, m := range []map[string]any{accounts.APIShapes(), collect.APIShapes(), send.APIShapes(),
-		signing.APIShapes(), webhook.APIShapes()} {
+		signing.APIShapes(), signing.SigningRequestShapes(), webhook.APIShapes()} {
 		maps.Copy(shapes, m)
 	}
 	return shapes

@@ -10,6 +10,11 @@ const SendCreatePath = "/api/v1/casefiles/20251022/create"
 // documents carry base64 PDFs (docs/platform.md, "Send").
 const SendCreateJSONPath = "/api/v1/casefiles/json/20251022/create-production-base64"
 
+// SendCreateSandboxJSONPath is the route the vendor's sandbox connector
+// posts the same JSON body to; the mock serves it as SendCreateJSONPath
+// (docs/platform.md, "Send").
+const SendCreateSandboxJSONPath = "/api/v1/casefiles/json/20251022/create-sandbox-base64"
+
 // routes answers the handler of every route of the mock: the five services
 // under their LocalEndpoints prefixes, the public pages and the control
 // API. This table is the mock's table of contents: each pattern appears
@@ -47,6 +52,7 @@ func (a *App) routes() http.Handler {
 	// Send service, {Send} = /send: simple case file creation and its queue.
 	route(svcSend, "POST /send"+SendCreatePath, a.Send.HandleCreate)
 	route(svcSend, "POST /send"+SendCreateJSONPath, a.Send.HandleCreateJSON)
+	route(svcSend, "POST /send"+SendCreateSandboxJSONPath, a.Send.HandleCreateJSON)
 	open(svcSend, "POST /send/api/v1/queue/public/status", a.Send.HandleStatus)
 
 	// Signing service, {Sign} = "": case files and documents.
@@ -57,6 +63,10 @@ func (a *App) routes() http.Handler {
 	route(svcSign, "GET /api/v3/casefiles/{casefileId}", a.Signing.HandleGetCaseFile)
 	route(svcSign, "GET /api/v3/documents/{documentId}/content", a.Signing.HandleDocumentContent)
 	route(svcSign, "GET /api/v1/documents/{documentId}/content", a.Signing.HandleDocumentContent)
+	// Signing requests: a signer's request changed, its email sent again, its link.
+	route(svcSign, "PUT /api/v1/signingrequests/{id}", a.Signing.HandleUpdateSigningRequest)
+	route(svcSign, "PATCH /api/v1/signingrequests/{id}/send", a.Signing.HandleResendSigningRequest)
+	route(svcSign, "GET /api/v1/signingrequests/{id}/link", a.Signing.HandleSigningRequestLink)
 
 	// Webhook service, {Webhook} = /webhook: subscriptions.
 	route(svcWebhook, "POST /webhook/api/v1/subscriptions/test", a.Webhooks.HandleTest)
@@ -107,6 +117,8 @@ func (a *App) routes() http.Handler {
 		route(svcControl, "GET /mock/ui/emails", ui.HandleInbox)
 		route(svcControl, "GET /mock/ui/casefiles", ui.HandleCaseFiles)
 		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/{action}", ui.HandleSignerAction)
+		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/email", ui.HandleChangeEmail)
+		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/resend", ui.HandleResend)
 		route(svcControl, "GET /mock/ui/webhooks", ui.HandleWebhooks)
 		route(svcControl, "POST /mock/ui/webhooks/replay", ui.HandleReplay)
 		route(svcControl, "GET /mock/ui/clock", ui.HandleClock)

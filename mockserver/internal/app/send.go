@@ -26,6 +26,8 @@ func (a *App) initSend() {
 		},
 		TakePlaces:   func(customerID int64) error { return quota.TakeAll(customerID, q.Jobs, q.CaseFiles) },
 		GiveCaseFile: func(customerID int64) { q.CaseFiles.Give(customerID, 1) },
+		JobRetention: a.Cfg.JobRetention,
+		GiveJob:      func(customerID int64) { q.Jobs.Give(customerID, 1) },
 		Create: func(j *send.Job) (int64, error) {
 			cf, err := jobCaseFile(j, a.Clock.Now())
 			if err != nil {
@@ -48,7 +50,8 @@ func jobCaseFile(j *send.Job, now time.Time) (*signing.CaseFile, error) {
 	cf := &signing.CaseFile{Title: def.Title, UserID: j.UserID, CustomerID: j.CustomerID, Created: now, Updated: now,
 		ExpireAt: def.ExpireAt.Value(), SendAt: def.SendAt.Value(), Language: def.Language, Reference: def.Reference,
 		MetaData: def.MetaData, SensitiveData: def.SensitiveData, SignOnMeeting: def.SignOnMeeting,
-		DisableNotificationsOwner: def.DisableNotificationsOwner, DisableEmailAttachments: def.DisableEmailAttachments || def.SensitiveData} // sensitive data sends no attachments (docs/platform.md, "Send")
+		DisableNotificationsOwner: def.DisableNotificationsOwner, DisableEmailAttachments: def.DisableEmailAttachments || def.SensitiveData, // sensitive data sends no attachments (docs/platform.md, "Send")
+		SenderName: def.SenderName, AccessControl: def.AccessControl}
 	if def.FolderID != nil {
 		cf.FolderID = *def.FolderID
 	}
@@ -62,8 +65,9 @@ func jobCaseFile(j *send.Job, now time.Time) (*signing.CaseFile, error) {
 	for i := range def.Signers {
 		sg := jobSigner(&def.Signers[i])
 		// Sensitive data turns access control on for every signer, and
-		// it cannot be turned off (docs/platform.md, Send).
-		sg.AccessControl = sg.AccessControl || def.SensitiveData
+		// it cannot be turned off; so does the case file's own
+		// accessControl (docs/platform.md, Send).
+		sg.AccessControl = sg.AccessControl || def.SensitiveData || def.AccessControl
 		cf.Signers = append(cf.Signers, sg)
 	}
 	for i, d := range def.Documents {

@@ -28,11 +28,16 @@ func APIShapes() map[string]any {
 const titleTemplatePattern = `^(?:[^{]|\{[^{]|\{\{[\t\n\v\f\r ]*(?:formName|primarySigner\.name|primarySigner\.email)[\t\n\v\f\r ]*\}\})*` +
 	`(?:\{|\{\{(?:[^}]|\}[^}])*\}?)?$`
 
-// OpenAPISchema lists the field types, for the mock's OpenAPI description.
+// OpenAPISchema describes a field's type, for the mock's OpenAPI
+// description: an open string (the vendor's form builder has types the
+// platform does not publish, docs/platform.md "Forms") whose description
+// lists the known ones.
 func (fieldType) OpenAPISchema() map[string]any {
-	return map[string]any{"type": "string", "enum": fieldTypes,
-		"description": "TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE (with options), HTML (content shown, with {{field}} " +
-			"merge fields; takes no answer), FILE (an upload)."}
+	return map[string]any{"type": "string", "minLength": 1,
+		"description": "The known types: TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE (with options), HTML (content " +
+			"shown, with {{field}} merge fields; takes no answer), FILE (an upload). Any other type (the vendor's form builder has more, such as a personal id or a business id, whose API " +
+			"names are not published) is stored and given back as sent, shown on the public page as a text input and " +
+			"answered as text."}
 }
 
 // OpenAPISchema lists the mapTo targets, for the mock's OpenAPI description.

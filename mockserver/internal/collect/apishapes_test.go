@@ -55,17 +55,29 @@ func TestTitleTemplatePatternAgreesWithValidation(t *testing.T) {
 	}
 }
 
-// TestFormEnumsAreWhatValidationAccepts: the enums the description gives a
-// field's type and mapTo are the values validation accepts.
+// TestFormEnumsAreWhatValidationAccepts: a field's type is an open string
+// whose description names every known type, and validation accepts any
+// type but an empty one; the enum the description gives mapTo is the
+// values validation accepts.
 func TestFormEnumsAreWhatValidationAccepts(t *testing.T) {
 	t.Parallel()
-	for _, typ := range fieldType("").OpenAPISchema()["enum"].([]string) {
-		if !knownType(fieldType(typ)) {
-			t.Errorf("type %s is in the enum but refused", typ)
-		}
+	schema := fieldType("").OpenAPISchema()
+	if _, closed := schema["enum"]; closed || schema["type"] != "string" || schema["minLength"] != 1 {
+		t.Errorf("field type schema %v, want an open non-empty string", schema)
 	}
-	if knownType("SIGNATURE") || !slices.Equal(fieldTypes, []string{"TEXT", "EMAIL", "PHONE", "NUMBER", "DATE", "CHOICE", "HTML", "FILE"}) {
+	if !slices.Equal(fieldTypes, []string{"TEXT", "EMAIL", "PHONE", "NUMBER", "DATE", "CHOICE", "HTML", "FILE"}) {
 		t.Errorf("field types %v", fieldTypes)
+	}
+	for _, typ := range append(slices.Clone(fieldTypes), "NIN", "BUSINESS_ID", "x", "") {
+		if slices.Contains(fieldTypes, typ) && !strings.Contains(schema["description"].(string), typ) {
+			t.Errorf("the description does not name %s", typ)
+		}
+		def := formJSON{Name: "n", Sections: []sectionJSON{{Slug: "s", Fields: []fieldJSON{
+			{Name: "f", Label: "F", Type: fieldType(typ), Options: []optionJSON{{Label: "A", Value: "a"}}}}}}}
+		refused := slices.ContainsFunc(validateForm(&def), func(d wire.FieldError) bool { return strings.HasSuffix(d.Field, ".type") })
+		if refused != (typ == "") {
+			t.Errorf("type %q: refused %v", typ, refused)
+		}
 	}
 	for _, target := range append(mapTarget("").OpenAPISchema()["enum"].([]string), "nobody") {
 		def := formJSON{Name: "n", Sections: []sectionJSON{{Slug: "s", Fields: []fieldJSON{

@@ -29,8 +29,11 @@ const (
 // fieldTypes are the field types, in the order docs/platform.md lists them.
 var fieldTypes = []string{typeText, typeEmail, typePhone, typeNumber, typeDate, typeChoice, typeHTML, typeFile}
 
-// fieldType is a field's type: one of fieldTypes (validateForm refuses
-// any other).
+// fieldType is a field's type: one of fieldTypes, or a type of the
+// vendor's form builder that the mock does not know (a personal id, say),
+// stored and given back as sent, shown on the public page as a text input
+// and answered as text (docs/platform.md, "Forms"). validateForm refuses
+// only an empty type.
 type fieldType string
 
 // mapTarget is a field's mapTo: one of mapTargets, or "" for none.
@@ -55,6 +58,7 @@ type formJSON struct {
 	CaseFileTitleTemplate titleTemplate `json:"caseFileTitleTemplate"`
 	PublicURL             string        `json:"publicUrl,omitempty"`
 	Sections              []sectionJSON `json:"sections"`
+	Extra                 members       `json:"-"` // members not modelled, as sent (members.go)
 }
 
 // sectionJSON is one section of a form as sent and given back.
@@ -65,6 +69,7 @@ type sectionJSON struct {
 	Condition       *conditionJSON `json:"condition,omitempty"`
 	MultipleEntries *multiJSON     `json:"multipleEntries,omitempty"`
 	Fields          []fieldJSON    `json:"fields"`
+	Extra           members        `json:"-"` // members not modelled, as sent (members.go)
 }
 
 // fieldJSON is one field of a section as sent and given back. countryOptions
@@ -84,6 +89,7 @@ type fieldJSON struct {
 	CountryOptions  []string        `json:"countryOptions,omitempty"` // read only: moved to CountryCodes
 	MultipleEntries *multiJSON      `json:"multipleEntries,omitempty"`
 	Validations     json.RawMessage `json:"validations,omitempty"`
+	Extra           members         `json:"-"` // members not modelled, as sent (members.go)
 }
 
 // multiJSON is the multipleEntries property of a section or field: up to
@@ -127,6 +133,7 @@ type formVersion struct {
 	language      string
 	description   string
 	titleTemplate string
+	extra         members // the form's members not modelled, as sent
 	sections      []sectionJSON
 	inputs        []inputField   // every field that takes an answer, in order
 	byName        map[string]int // field name → index in inputs
@@ -208,7 +215,7 @@ type answerSet struct {
 // newVersion builds a version from a validated definition.
 func newVersion(number int, def *formJSON) *formVersion {
 	v := &formVersion{number: number, name: def.Name, language: def.Language, description: def.Description,
-		titleTemplate: string(def.CaseFileTitleTemplate), sections: def.Sections, byName: map[string]int{}}
+		titleTemplate: string(def.CaseFileTitleTemplate), extra: def.Extra, sections: def.Sections, byName: map[string]int{}}
 	// A form without sections, or a section without fields, answers [],
 	// not null: the shapes docs/openapi.json describes.
 	if v.sections == nil {
@@ -234,7 +241,7 @@ func newVersion(number int, def *formJSON) *formVersion {
 func (v *formVersion) json(externalID, status, publicURL string) formJSON {
 	return formJSON{FormID: externalID, ExternalID: externalID, Name: v.name, Language: v.language,
 		Description: v.description, Status: status, Version: v.number, CaseFileTitleTemplate: titleTemplate(v.titleTemplate),
-		PublicURL: publicURL, Sections: v.sections}
+		PublicURL: publicURL, Sections: v.sections, Extra: v.extra}
 }
 
 // value answers the answer to the named input field, "" when there is none.

@@ -135,7 +135,7 @@ func mergeHTML(content string, v *formVersion, values []string) template.HTML {
 			shown, class = placeholder, "merge empty"
 		}
 		return fmt.Sprintf(`<span class="%s" data-merge="%s" data-merge-type="%s" data-placeholder="%s"%s>%s</span>`,
-			class, html.EscapeString(name), typ, html.EscapeString(placeholder), options, html.EscapeString(shown))
+			class, html.EscapeString(name), html.EscapeString(typ), html.EscapeString(placeholder), options, html.EscapeString(shown))
 	}))
 }
 

@@ -25,8 +25,6 @@ var mapTargets = []string{mapSignerName, mapSignerEmail}
 // each as {{name}} (spaces inside the braces allowed).
 var titleMergeFields = []string{"formName", mapSignerName, mapSignerEmail}
 
-func knownType(t fieldType) bool { return slices.Contains(fieldTypes, string(t)) }
-
 // maxEntries bounds multipleEntries.max, so that a page and a submission
 // stay small (mock only: the platform states no bound).
 const maxEntries = 100
@@ -159,8 +157,9 @@ func checkField(p *wire.Problems, at place, sec *sectionJSON, f *fieldJSON, seen
 			p.Add(at.in(".name").String(), "duplicate field name %q", f.Name)
 		}
 	}
-	if !knownType(f.Type) {
-		p.Add(at.in(".type").String(), "unknown type %q: use TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE, HTML or FILE", f.Type)
+	if f.Type == "" { // a type the mock does not know is kept as sent (fieldType)
+		p.Add(at.in(".type").String(), "is required: TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE, HTML, FILE, "+
+			"or a type of the vendor's form builder")
 	}
 	checkMapTo(p, at.in(".mapTo"), f, mapped)
 	checkCondition(p, at.in(".condition"), f.Condition, seen, si, true)

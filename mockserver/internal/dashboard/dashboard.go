@@ -34,6 +34,11 @@ type Config struct {
 	Manual        bool // the clock moves only when Advance moves it
 	Advance       func(time.Duration)
 	MaxBodyBytes  int64
+
+	// ChangeEmail and Resend are a signer's signing request changed to a
+	// new email, and its email sent again (signingrequests.go).
+	ChangeEmail func(caseFileID, signerID int64, email string) error
+	Resend      func(caseFileID, signerID int64) error
 }
 
 // Dashboard serves the pages of /mock/ui.

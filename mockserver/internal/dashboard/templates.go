@@ -26,7 +26,10 @@ th,td{text-align:left;vertical-align:top;padding:.5rem;border-bottom:1px solid #
 th{background:#f9fafb}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem}
 .acts{display:flex;flex-wrap:wrap;gap:.35rem}
-.acts button,button.replay{min-height:2.75rem;padding:.25rem .75rem;font-size:.9rem;white-space:nowrap}
+.change-email{display:flex;flex-wrap:wrap;align-items:center;gap:.35rem;margin-top:.35rem}
+.change-email label{width:100%;font-size:.85rem;color:#4b5563}
+.change-email input{flex:1 1 10rem;min-width:0;max-width:100%;min-height:2.75rem;box-sizing:border-box}
+.acts button,button.replay,.change-email button{min-height:2.75rem;padding:.25rem .75rem;font-size:.9rem;white-space:nowrap}
 .badge{display:inline-block;margin-left:.5rem;padding:.1rem .6rem;border-radius:999px;background:#eef2ff;font-size:.9rem;font-weight:600;vertical-align:middle}
 .badge[data-status=completed]{background:#ecfdf5;color:#047857}
 .badge[data-status=rejected],.badge[data-status=expired],.badge[data-status=failed]{background:#fef2f2;color:#b00020}
@@ -78,7 +81,7 @@ th{background:#f9fafb}
 <div class="scroll reflow"><table><colgroup><col style="width:26%"><col style="width:4.5rem"><col style="width:16%"><col></colgroup>
 <thead><tr><th scope="col">Signer</th><th scope="col">Round</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead><tbody>
 {{range .Signers}}<tr class="signer" id="signer-{{.ID}}"><td class="who">{{.Name}}{{if .Email}}<br><span class="mono">{{.Email}}</span>{{end}}</td><td data-label="Round">{{.SignOrder}}</td><td class="signer-status" data-label="Status">{{.Status}}</td>
-<td>{{$sg := .}}{{if .Actions}}<div class="acts">{{range .Actions}}<form method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/{{.}}"><button type="submit" class="secondary" data-action="{{.}}" aria-label="{{.}} as {{$sg.Name}}">{{.}}</button></form>{{end}}</div>{{else}}<span class="none">None{{if ne $cf.Status "pending"}}: the case file is {{$cf.Status}}{{else}} in this state{{end}}</span>{{end}}</td></tr>
+<td>{{$sg := .}}{{if or .Actions .CanResend}}<div class="acts">{{range .Actions}}<form method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/{{.}}"><button type="submit" class="secondary" data-action="{{.}}" aria-label="{{.}} as {{$sg.Name}}">{{.}}</button></form>{{end}}{{if .CanResend}}<form method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/request/resend"><button type="submit" class="secondary" data-action="resend" aria-label="resend the signing request to {{$sg.Name}}">resend</button></form>{{end}}</div>{{else}}<span class="none">None{{if ne $cf.Status "pending"}}: the case file is {{$cf.Status}}{{else}} in this state{{end}}</span>{{end}}{{if .CanChangeEmail}}<form class="change-email" method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/request/email"><label for="email-{{$sg.ID}}">New email of {{$sg.Name}}</label><input id="email-{{$sg.ID}}" type="email" name="email" required value="{{$sg.Email}}" autocomplete="off"><button type="submit" class="secondary" data-action="change-email" aria-label="change the email of {{$sg.Name}}">change email</button></form>{{end}}</td></tr>
 {{end}}</tbody></table></div></section>
 {{end}}{{end}}
 

@@ -88,12 +88,14 @@ func (js *jobStore) count() int {
 	return len(js.jobs)
 }
 
-// lookup answers a copy of the Job with this uuid and payload hash.
-func (js *jobStore) lookup(uuid, payloadHash string) (Job, bool) {
+// lookup answers a copy of the Job with this uuid and payload hash,
+// unless it is past its retention at now (retention.go).
+func (js *jobStore) lookup(uuid, payloadHash string, retention time.Duration, now time.Time) (Job, bool) {
 	js.mu.Lock()
 	defer js.mu.Unlock()
 	j := js.jobs[uuid]
-	if j == nil || subtle.ConstantTimeCompare([]byte(strings.ToLower(payloadHash)), []byte(j.PayloadHash)) != 1 {
+	if j == nil || subtle.ConstantTimeCompare([]byte(strings.ToLower(payloadHash)), []byte(j.PayloadHash)) != 1 ||
+		j.expired(retention, now) {
 		return Job{}, false
 	}
 	return *j, true
@@ -150,6 +152,7 @@ func (svc *Service) run(j *Job) {
 			"within the last 24 hours; no case file was created", j.PayloadHash, j.DuplicateOf)
 		svc.jobs.set(j, func(j *Job) { j.State, j.ErrorMessage, j.UpdatedAt = jobDuplicate, msg, now() })
 		svc.cfg.GiveCaseFile(j.CustomerID)
+		svc.retire(j)
 		return
 	}
 	svc.jobs.set(j, func(j *Job) { j.State, j.UpdatedAt = jobProcessing, now() })
@@ -158,7 +161,9 @@ func (svc *Service) run(j *Job) {
 		_ = os.RemoveAll(j.Dir)
 		svc.jobs.set(j, func(j *Job) { j.State, j.ErrorMessage, j.UpdatedAt = jobFailed, err.Error(), now() })
 		svc.cfg.GiveCaseFile(j.CustomerID)
+		svc.retire(j)
 		return
 	}
 	svc.jobs.set(j, func(j *Job) { j.State, j.CaseFileID, j.UpdatedAt = jobCompleted, id, now() })
+	svc.retire(j)
 }

@@ -25,6 +25,9 @@ type Config struct {
 	// Clock dates jobs and runs them JobDelay after their acceptance.
 	Clock    *clock.Clock
 	JobDelay time.Duration
+	// JobRetention is how long after it ended a job is kept for its status
+	// checks; 0 keeps it until reset (retention.go).
+	JobRetention time.Duration
 	// MaxUploadBytes bounds a create request; MaxBodyBytes a status check.
 	MaxUploadBytes, MaxBodyBytes int64
 	// Temp holds the uploaded files.
@@ -36,6 +39,8 @@ type Config struct {
 	// job that created none.
 	TakePlaces   func(customerID int64) error
 	GiveCaseFile func(customerID int64)
+	// GiveJob frees the job place of a job forgotten after its retention.
+	GiveJob func(customerID int64)
 	// Create makes the case file of a job and answers its id.
 	Create func(*Job) (int64, error)
 	// Links answers the signing links of a case file, for a request to the
@@ -89,7 +94,9 @@ func (svc *Service) HandleCreate(w http.ResponseWriter, r *http.Request) error {
 // route of the vendor's connector: the body is {"caseFile":{...}} whose
 // documents carry their PDF in "pdf", base64-encoded (jsonbody.go). Rules,
 // limits, duplicate detection (payloadHash over the body as received) and
-// answer are those of HandleCreate.
+// answer are those of HandleCreate. It serves the sandbox connector's
+// route …/json/20251022/create-sandbox-base64 too, whose schemas are the
+// same.
 func (svc *Service) HandleCreateJSON(w http.ResponseWriter, r *http.Request) error {
 	return refusal(svc.create(w, r, svc.readJSONUpload))
 }

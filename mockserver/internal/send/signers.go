@@ -49,7 +49,10 @@ type Signer struct {
 	SecureSigningMethods   []string `json:"secureSigningMethods"`
 }
 
-// Enumerations of the vendor's Send schema (docs/platform.md, "Send").
+// Enumerations of the vendor's Send schema: the connector's enums
+// (docs/platform.md, "Send"). The SDK passes values outside them on (the
+// platform extends these lists); the mock refuses them, as a vendor source
+// rules them out, with a message that names the accepted values.
 var (
 	sendLanguages      = []string{"en", "da", "sv", "nl", "fr", "fi", "no", "de"}
 	sendSSNTypes       = []string{"legacy", "dk:cpr", "se:pin", "no:nin", "be:nrn", "fi:pic", "google:oidc", "microsoft:oidc", "sms"}
@@ -156,14 +159,14 @@ func checkURL(p *wire.Problems, field, v string) {
 // to case).
 func checkLanguage(p *wire.Problems, field, lang string) {
 	if lang != "" && !slices.Contains(sendLanguages, strings.ToLower(lang)) {
-		p.Add(field, "must be one of %s", strings.Join(sendLanguages, ", "))
+		p.Add(field, "must be one of %s, got %.40q", strings.Join(sendLanguages, ", "), lang)
 	}
 }
 
 // checkEnum checks an optional value against a list.
 func checkEnum(p *wire.Problems, field, v string, allowed []string) {
 	if v != "" && !slices.Contains(allowed, v) {
-		p.Add(field, "must be one of %s", strings.Join(allowed, ", "))
+		p.Add(field, "must be one of %s, got %.40q", strings.Join(allowed, ", "), v)
 	}
 }
 

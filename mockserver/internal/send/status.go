@@ -53,8 +53,8 @@ const StatusLimit = 20
 
 // HandleStatus is POST {Send}/api/v1/queue/public/status (no token):
 // {"uuid","payloadHash"} → the job's state, with the case file id and one
-// signing link per signer once completed; an unknown pair → 404
-// {"message":"Job not found","statusCode":404}. Each pair may ask
+// signing link per signer once completed; an unknown pair, or a job past
+// its retention (retention.go) → 404 {"message":"Job not found","statusCode":404}. Each pair may ask
 // StatusLimit times per minute of wall-clock time (not mock time, so
 // a test that moves the mock clock is never locked out); then 429 with
 // Retry-After in seconds.
@@ -72,7 +72,7 @@ func (svc *Service) HandleStatus(w http.ResponseWriter, r *http.Request) error {
 		return &wire.Error{Status: http.StatusTooManyRequests, Code: "too_many_requests",
 			Message: fmt.Sprintf("at most %d status checks per minute for one job: retry in %d s", StatusLimit, max(secs, 1))}
 	}
-	j, ok := svc.jobs.lookup(body.UUID, body.PayloadHash)
+	j, ok := svc.jobs.lookup(body.UUID, body.PayloadHash, svc.cfg.JobRetention, svc.cfg.Clock.Now())
 	if !ok {
 		wire.WriteJSON(w, http.StatusNotFound, map[string]any{"message": "Job not found", "statusCode": http.StatusNotFound})
 		return nil

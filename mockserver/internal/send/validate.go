@@ -39,6 +39,10 @@ type CaseFile struct {
 	DisableNotificationsOwner bool       `json:"disableNotificationsOwner"`
 	DisableEmailAttachments   bool       `json:"disableEmailAttachments"`
 	CCRecipients              []CC       `json:"ccRecipients"`
+	// SenderName and the case-level AccessControl are in the vendor's
+	// agent skill's schema, not the connector's (docs/platform.md, "Send").
+	SenderName    string `json:"senderName"`
+	AccessControl bool   `json:"accessControl"`
 }
 
 // CC is a CC recipient of the data part.
@@ -64,8 +68,13 @@ func (d *Document) IsSignable() bool { return d.Signable == nil || *d.Signable }
 // msgBase64 refuses documents sent inside the JSON.
 const msgBase64 = "Base64-encoded PDFs in the JSON are not accepted: upload each document as a binary part of the files element and name it in documents[].name"
 
-// maxTitle is the longest case file or document title, in characters.
-const maxTitle = 1024
+// maxTitle is the longest case file or document title, in characters;
+// a senderName, when set, has minSender to maxSender characters.
+const (
+	maxTitle  = 1024
+	minSender = 2
+	maxSender = 255
+)
 
 // validateSend checks a Send upload and answers its definition, or one
 // problem per rule broken (docs/platform.md, "Send": caseFile fields).
@@ -114,6 +123,9 @@ func validate(up *upload, now time.Time) (*CaseFile, wire.Problems) {
 func checkCaseFile(p *wire.Problems, cf *CaseFile, now time.Time) {
 	checkTitle(p, "caseFile.title", cf.Title)
 	checkLanguage(p, "caseFile.language", cf.Language)
+	if n := utf8.RuneCountInString(cf.SenderName); cf.SenderName != "" && (n < minSender || n > maxSender) {
+		p.Add("caseFile.senderName", "must be %d to %d characters, not %d", minSender, maxSender, n)
+	}
 	if cf.FolderID != nil && *cf.FolderID < 1 {
 		p.Add("caseFile.folderId", "must be at least 1")
 	}

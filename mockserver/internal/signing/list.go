@@ -68,8 +68,9 @@ type sortKey struct {
 	desc  bool
 }
 
-// caseFileSortFields are the fields a list can be sorted by.
-var caseFileSortFields = []string{"created", "id", "title", "status", "updated"}
+// caseFileSortFields are the fields a list can be sorted by
+// (docs/platform.md, "List"): the last four are times a case file may lack.
+var caseFileSortFields = []string{"created", "id", "title", "status", "updated", "completed", "activated", "expireAt", "sendAt"}
 
 // parseCaseFileQuery reads the filters status (comma-separated), title,
 // metaData, reference, ids and folderIds (comma-separated, positive), the
@@ -223,22 +224,18 @@ func (cq *caseFileQuery) matches(cf *CaseFile) bool {
 }
 
 // compare orders two case files by the query's sort keys, then by id in
-// the direction of the first key, so the order is total.
+// the direction of the first key, so the order is total and pages neither
+// skip nor repeat a case file. On the optional times (completed, activated,
+// expireAt, sendAt) a case file without the time comes after every case
+// file with one, in either direction (docs/platform.md, "List").
 func (cq *caseFileQuery) compare(a, b *CaseFile) int {
 	for _, k := range cq.sort {
-		var c int
-		switch k.field {
-		case "created":
-			c = a.Created.Compare(b.Created)
-		case "updated":
-			c = a.Updated.Compare(b.Updated)
-		case "title":
-			c = cmp.Compare(a.Title, b.Title)
-		case "status":
-			c = cmp.Compare(a.Status, b.Status)
-		case "id":
-			c = cmp.Compare(a.ID, b.ID)
+		if ta, tb, ok := optionalTimes(k.field, a, b); ok {
+			if c := cmp.Compare(boolRank(ta.IsZero()), boolRank(tb.IsZero())); c != 0 {
+				return c // the one without the time last, whatever the direction
+			}
 		}
+		c := compareField(k.field, a, b)
 		if k.desc {
 			c = -c
 		}
@@ -250,6 +247,51 @@ func (cq *caseFileQuery) compare(a, b *CaseFile) int {
 		return cmp.Compare(b.ID, a.ID)
 	}
 	return cmp.Compare(a.ID, b.ID)
+}
+
+// optionalTimes answers a's and b's value of field when it is a time a
+// case file may lack, and ok false for the other fields.
+func optionalTimes(field string, a, b *CaseFile) (ta, tb time.Time, ok bool) {
+	switch field {
+	case "completed":
+		return a.Completed, b.Completed, true
+	case "activated":
+		return a.Activated, b.Activated, true
+	case "expireAt":
+		return a.ExpireAt, b.ExpireAt, true
+	case "sendAt":
+		return a.SendAt, b.SendAt, true
+	}
+	return time.Time{}, time.Time{}, false
+}
+
+// boolRank is 1 for true, 0 for false.
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// compareField compares a and b on one sort field, ascending; times
+// compare to the second, as the wire shows them.
+func compareField(field string, a, b *CaseFile) int {
+	if ta, tb, ok := optionalTimes(field, a, b); ok {
+		return cmp.Compare(ta.Unix(), tb.Unix())
+	}
+	switch field {
+	case "created":
+		return a.Created.Compare(b.Created)
+	case "updated":
+		return a.Updated.Compare(b.Updated)
+	case "title":
+		return cmp.Compare(a.Title, b.Title)
+	case "status":
+		return cmp.Compare(a.Status, b.Status)
+	case "id":
+		return cmp.Compare(a.ID, b.ID)
+	}
+	return 0
 }
 
 // HandleListCaseFiles is GET {Sign}/api/v1/casefiles: the case files the

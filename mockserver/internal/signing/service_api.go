@@ -39,6 +39,8 @@ type CaseFileJSON struct {
 	DisableNotificationsOwner bool           `json:"disableNotificationsOwner"`
 	DisableEmailAttachments   bool           `json:"disableEmailAttachments"`
 	CCRecipients              []CCRecipient  `json:"ccRecipients"`
+	SenderName                string         `json:"senderName,omitempty"`
+	AccessControl             bool           `json:"accessControl"`
 	SignIteration             int            `json:"signIteration"`
 	Shared                    bool           `json:"sharedFolder"`
 	Signers                   []signerJSON   `json:"signers"`
@@ -143,7 +145,7 @@ func viewLocked(cf *CaseFile) CaseFileJSON {
 		Language: cmp.Or(cf.Language, "en"), Reference: cf.Reference, MetaData: cf.MetaData, FolderID: cf.FolderID,
 		SensitiveData: cf.SensitiveData, SignOnMeeting: cf.SignOnMeeting, VisibilityMode: cf.VisibilityMode,
 		DisableNotificationsOwner: cf.DisableNotificationsOwner, DisableEmailAttachments: cf.DisableEmailAttachments,
-		CCRecipients: orEmpty(cf.CCRecipients), Shared: cf.Shared,
+		CCRecipients: orEmpty(cf.CCRecipients), SenderName: cf.SenderName, AccessControl: cf.AccessControl, Shared: cf.Shared,
 		Signers: make([]signerJSON, 0, len(cf.Signers)), Documents: make([]documentJSON, 0, len(cf.Documents))}
 	byID := make(map[int64]*Signer, len(cf.Signers))
 	for _, sg := range cf.Signers {

@@ -59,6 +59,8 @@ type CaseFile struct {
 	DisableNotificationsOwner bool
 	DisableEmailAttachments   bool
 	CCRecipients              []CCRecipient
+	SenderName                string
+	AccessControl             bool // case level: on for every signer too
 
 	// Signing simulation (signing.go). The simulation changes these (and
 	// Status, Updated, Activated) holding both the simulation lock and

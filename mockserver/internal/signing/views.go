@@ -18,6 +18,9 @@ type SignerView struct {
 	Name, Email, Status string // Status: its name, such as "signed"
 	SignOrder           int
 	Actions             []string // the signer actions the state allows now (Control.SignerAction)
+	// CanChangeEmail and CanResend say whether the state allows
+	// Control.ChangeSignerEmail and Control.ResendSigningRequest now.
+	CanChangeEmail, CanResend bool
 }
 
 // Views answers every customer's case files, newest first.
@@ -29,7 +32,8 @@ func (s *Service) Views() []CaseFileView {
 		v := CaseFileView{ID: cf.ID, CustomerID: cf.CustomerID, Title: cf.Title, Status: caseFileStatusName(cf.Status)}
 		for _, sg := range cf.Signers {
 			v.Signers = append(v.Signers, SignerView{ID: sg.ID, Name: sg.Name, Email: sg.Email,
-				Status: signerStatusName(sg.Status), SignOrder: sg.SignOrder, Actions: allowedActions(cf, sg)})
+				Status: signerStatusName(sg.Status), SignOrder: sg.SignOrder, Actions: allowedActions(cf, sg),
+				CanChangeEmail: requestRefusal(cf, sg, "") == nil, CanResend: resendRefusal(cf, sg) == nil})
 		}
 		out = append(out, v)
 	}

@@ -258,7 +258,9 @@ func endpointKey(endpoint string) string {
 // checkSubscription validates a create or replace body: 422 with one detail
 // per problem. Endpoint and at least one event type are required, by create
 // and by replace alike (a replacement without them would leave a
-// subscription that cannot deliver).
+// subscription that cannot deliver). An unknown event type is refused with
+// a detail that lists the accepted ones: the SDK sends types it does not
+// know for the service to judge (docs/webhooks.md, "Subscriptions").
 func checkSubscription(req *subscriptionRequest) error {
 	var p wire.Problems
 	if msg := checkWebhookEndpoint(req.Endpoint); msg != "" {
@@ -272,7 +274,7 @@ func checkSubscription(req *subscriptionRequest) error {
 			field := fmt.Sprintf("eventTypes[%d]", i)
 			switch {
 			case !isKnownEventType(typ):
-				p.Add(field, "unknown event type %q", typ)
+				p.Add(field, "unknown event type %q; accepted: %s", typ, strings.Join(eventTypes[:], ", "))
 			case seen[typ]:
 				p.Add(field, "%q is listed twice", typ)
 			}

@@ -1,0 +1,167 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// signerIDsOf answers the ids of a case file's signers, in order.
+func signerIDsOf(s *Server, caseFileID int64) []int64 {
+	var ids []int64
+	s.core.Signing.Inspect(caseFileID, func(cf *caseFile) {
+		for _, sg := range cf.Signers {
+			ids = append(ids, sg.ID)
+		}
+	})
+	return ids
+}
+
+// The dashboard offers change email and resend exactly where the signing
+// service's routes allow them, and both take effect as the routes do.
+func TestDashboardSigningRequestActions(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	tok := login(t, s, s.DefaultCredentials())
+	pdf := sndFile("doc.pdf", SamplePDF("Contract text"))
+	// Ann (0) and Bob (1, no email) sign in round 0, Cy (2) in round 1.
+	signers := []string{"Ann:ann@example.com:0", "Bob:-:0", "Cy:cy@example.com:1"}
+	for _, st := range []struct {
+		name          string
+		signer        int
+		before        []string // actions of Ann, Bob, Cy in turn, "" for none
+		email, resend bool     // what the state allows
+	}{
+		{"pending", 0, nil, true, true},
+		{"pending without an email", 1, nil, true, false},
+		{"new", 2, nil, true, false},
+		{"undeliverable", 0, []string{"undeliverable"}, true, true},
+		{"signed", 0, []string{"sign"}, false, false},
+		{"of a rejected case file", 1, []string{"reject"}, false, false},
+	} {
+		def := sndCase(signers...)
+		def["title"] = "Signing requests: " + st.name
+		id, _ := sndRun(t, s, tok, def, pdf)
+		ids := signerIDsOf(s, id)
+		for i, a := range st.before {
+			if a != "" {
+				if err := s.SignerAction(id, ids[i], a); err != nil {
+					t.Fatalf("%s: %s: %v", st.name, a, err)
+				}
+			}
+		}
+		page := dashGet(t, s, "/mock/ui/casefiles")
+		base := fmt.Sprintf("/mock/ui/casefiles/%d/signers/%d/request/", id, ids[st.signer])
+		if got := strings.Contains(page, `action="`+base+`email"`); got != st.email {
+			t.Errorf("%s: change email offered %v, want %v", st.name, got, st.email)
+		}
+		if got := strings.Contains(page, `action="`+base+`resend"`); got != st.resend {
+			t.Errorf("%s: resend offered %v, want %v", st.name, got, st.resend)
+		}
+		before := len(s.Emails())
+		code, loc := dashPost(t, s, base+"resend", "")
+		if done := code == http.StatusSeeOther && !strings.Contains(loc, "error=1"); done != st.resend {
+			t.Errorf("%s: resend %d %q, want done %v", st.name, code, loc, st.resend)
+		}
+		if sent := len(s.Emails()) - before; (sent == 1) != st.resend {
+			t.Errorf("%s: resend sent %d emails", st.name, sent)
+		}
+		addr := fmt.Sprintf("new-%d@example.com", id)
+		code, loc = dashPost(t, s, base+"email", url.Values{"email": {addr}}.Encode())
+		if done := code == http.StatusSeeOther && !strings.Contains(loc, "error=1"); done != st.email {
+			t.Errorf("%s: change email %d %q, want done %v", st.name, code, loc, st.email)
+		}
+		var now string
+		s.core.Signing.Inspect(id, func(cf *caseFile) { now = cf.Signers[st.signer].Email })
+		if (now == addr) != st.email {
+			t.Errorf("%s: the signer's email is %q", st.name, now)
+		}
+	}
+	// Bad input and unknown ids.
+	for path, want := range map[string]int{
+		"/mock/ui/casefiles/99/signers/1/request/email":  http.StatusNotFound,
+		"/mock/ui/casefiles/x/signers/1/request/resend":  http.StatusNotFound,
+		"/mock/ui/casefiles/99/signers/1/request/resend": http.StatusNotFound,
+	} {
+		if code, _ := dashPost(t, s, path, "email=a%40example.com"); code != want {
+			t.Errorf("POST %s: %d, want %d", path, code, want)
+		}
+	}
+	id, _ := sndRun(t, s, tok, sndCase("Dee:dee@example.com"), pdf)
+	path := fmt.Sprintf("/mock/ui/casefiles/%d/signers/%d/request/email", id, signerIDsOf(s, id)[0])
+	if code, loc := dashPost(t, s, path, "email=not+an+address"); code != http.StatusSeeOther || !strings.Contains(loc, "error=1") {
+		t.Errorf("a bad address: %d %q", code, loc)
+	}
+}
+
+// The dashboard's forms need the page's own Origin, as its other forms do.
+func TestDashboardSigningRequestActionsNeedTheOrigin(t *testing.T) {
+	t.Parallel()
+	s := newManual(t)
+	tok := login(t, s, s.DefaultCredentials())
+	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", SamplePDF("Contract text")))
+	path := fmt.Sprintf("%s/mock/ui/casefiles/%d/signers/%d/request/resend", s.URL(), id, signerIDsOf(s, id)[0])
+	for _, origin := range []string{"", "https://evil.example"} {
+		req, err := http.NewRequest("POST", path, strings.NewReader(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := (&http.Client{Transport: s.Transport()}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Origin %q: %d, want 403", origin, resp.StatusCode)
+		}
+	}
+	if n := len(s.EmailsTo("ann@example.com")); n != 1 {
+		t.Errorf("%d emails to Ann, want the first request only", n)
+	}
+}
+
+// In Chromium: a bounced signer's email is changed from the dashboard and
+// the request is sent again; the inbox shows it at the new address.
+func TestBrowserDashboardChangeEmail(t *testing.T) {
+	t.Parallel()
+	ctx := browserOn(t, pageViewports[0])
+	s := Start(t, WithManualClock(epoch))
+	tok := login(t, s, s.DefaultCredentials())
+	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@exmaple.com"), sndFile("doc.pdf", SamplePDF("Contract text")))
+	sg := signerIDsOf(s, id)[0]
+	if err := s.SignerAction(id, sg, ActionUndeliverable); err != nil {
+		t.Fatal(err)
+	}
+	ui := s.URL() + "/mock/ui"
+	row := fmt.Sprintf("#signer-%d", sg)
+	run(t, ctx, "open the case files", chromedp.Navigate(ui+"/casefiles"))
+	run(t, ctx, "wait for the email form", chromedp.WaitVisible(chromedp.CSS(row+" form.change-email input")))
+	noOverflow(t, ctx, "case files view with the email form")
+	run(t, ctx, "type the new address", chromedp.SetValue(chromedp.CSS(row+" form.change-email input"), "ann@example.com"))
+	run(t, ctx, "change email", chromedp.Click(chromedp.CSS(row+` button[data-action="change-email"]`)))
+	run(t, ctx, "wait for the note", chromedp.WaitVisible(chromedp.CSS("#note")))
+	if note := run(t, ctx, "read the note", chromedp.Text(chromedp.CSS("#note"))); strings.Contains(note, "Not done") {
+		t.Fatalf("change email: %s", note)
+	}
+	if st := run(t, ctx, "read the status", chromedp.Text(chromedp.CSS(row+" .signer-status"))); st != "pending" {
+		t.Errorf("the signer is %q after the change, want pending", st)
+	}
+	run(t, ctx, "resend", chromedp.Click(chromedp.CSS(row+` button[data-action="resend"]`)))
+	run(t, ctx, "wait for the note", chromedp.WaitVisible(chromedp.CSS("#note")))
+	run(t, ctx, "open the inbox", chromedp.Navigate(ui))
+	run(t, ctx, "wait for the emails", chromedp.WaitVisible(chromedp.CSS("#emails")))
+	if to := run(t, ctx, "read the inbox", chromedp.Text(chromedp.CSS("#emails tbody"))); !strings.Contains(to, "ann@example.com") {
+		t.Errorf("no email to the new address in the inbox:\n%s", to)
+	}
+	if n := len(s.EmailsTo("ann@example.com")); n != 1 {
+		t.Errorf("%d emails to the new address, want 1", n)
+	}
+}
