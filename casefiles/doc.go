@@ -96,7 +96,10 @@
 // has completed and returns the case file id and one signing link per
 // signer (deliver those yourself to signers without an email), or returns
 // a *JobFailedError. Wait's polling stays under the service's 20 requests
-// a minute per job and ends with its context.
+// a minute per job and ends with its context. Jobs expire on the platform:
+// Status and Wait on a job it no longer knows return an error matching
+// signkit.ErrNotFound that says so. Store Wait's Result (the case file id)
+// at once, not the Job.
 //
 // The platform refuses duplicates: the same case file with the same files
 // sent again by the same user gets a job that ends aborted_duplicated, and
@@ -127,10 +130,30 @@
 //		fmt.Println(d.ID, d.Title, d.Status)
 //	}
 //
+// To poll for finished case files as the vendor's guide does, list with
+// Status 5 sorted by "completed" and CompletedAfter, and keep
+// Details.Completed as a watermark together with the ids handled in its
+// second (examples/poller shows the whole loop).
+//
 // SignerDetails.RejectReason is the reason a rejecting signer gave, and
 // Errors returns why a case file failed (status CaseFileFailed). Members of
 // the platform's answer that this package does not read are kept in the
 // Extra maps of Details, SignerDetails and DocumentDetails.
+//
+// # Signing requests
+//
+// Every signer has a signing request (SignerDetails.SigningRequestID).
+// UpdateSigningRequest changes its email, texts, URLs, reminders or
+// signing settings (a SigningRequestUpdate sends only the fields set);
+// after a bounced email, change it and call ResendSigningRequest to send
+// the request again. SigningRequestLink fetches the signer's link:
+//
+//	err := client.CaseFiles.UpdateSigningRequest(ctx, signer.SigningRequestID,
+//		&casefiles.SigningRequestUpdate{Email: signkit.Ptr("ada@example.org")})
+//	err = client.CaseFiles.ResendSigningRequest(ctx, signer.SigningRequestID)
+//
+// A resend sends an email: it is not re-sent after an unknown outcome
+// (signkit.ErrOutcomeUnknown).
 //
 // Delete deletes a case file that is not completed. DownloadDocument
 // streams a document's PDF (the signed one once the case file is

@@ -25,17 +25,21 @@
 //     requests, public pages that validate and store submissions, answers
 //     and files; each submission creates and activates a case file.
 //   - Send: simple case file creation (multipart upload streamed to disk,
-//     WithMaxUploadBytes; or the vendor connector's JSON route, documents in
-//     base64, decoded to disk as they stream) through a job queue and its
-//     status check; a refused create answers the platform's 400.
-//   - Signing: case file details, document content, a signing page per
-//     signer, and the simulation: rounds by sign order, emails (GET
-//     /mock/emails), reminders, expiry, rejection, completion, signed PDFs.
+//     WithMaxUploadBytes; or the vendor connector's JSON routes, production
+//     and sandbox, documents in base64, decoded to disk as they stream)
+//     through a job queue and its status check; a refused create answers
+//     the platform's 400.
+//   - Signing: case file details, lists sorted by any of their times,
+//     failure reasons, document content, signing requests (update, resend,
+//     link), a signing page per signer, and the simulation: rounds by sign
+//     order, emails (GET /mock/emails), reminders, expiry, rejection with a
+//     reason, completion, signed PDFs.
 //   - Webhooks: subscriptions, signed deliveries of every event with the
 //     platform's retry schedule on the mock clock (Server.Deliveries, GET
 //     /mock/deliveries), and the test event.
 //   - Control API (WithControlAPI): users, the clock (GET /mock/clock, POST
-//     /mock/clock/advance), signer actions, shared folders, expiry, faults
+//     /mock/clock/advance), signer actions, failing a case file, shared
+//     folders, expiry, faults
 //     (Server.InjectFault, POST /mock/faults: a status, a delay or a dropped
 //     connection, before or after the effect), the journals and POST
 //     /mock/reset.
@@ -45,15 +49,18 @@
 // expiry and webhook retries all run on it. With a manual clock a queued
 // job runs at once (WithJobDelay makes it wait), so casefiles.Wait returns;
 // deliveries are signed with mock time, so verify them with Verifier,
-// whose clock is the server's. Reset takes everything back, the clock
-// included.
+// whose clock is the server's. Jobs are kept until Reset unless
+// WithJobRetention makes the queue status forget a finished one, as the
+// platform does. Reset takes everything back, the clock included.
 //
 // # Test with it in Go
 //
 // What a person would see or do, a test reads and does through Go calls
 // on the Server: EmailsTo (the signing emails and their links), Events
 // (the event log), Requests (the request journal), Deliveries,
-// SignerAction (sign, reject, ...), SubmitForm (a form's public page, as a
+// SignerAction (sign, reject, ...), RejectSigner (a rejection with its
+// reason), FailCaseFile (a case file that fails, with its reasons),
+// SubmitForm (a form's public page, as a
 // browser posts it), ReplayDelivery, and SamplePDF for documents to
 // upload. Their errors match the SDK's sentinels: errors.Is(err,
 // signkit.ErrConflict) for an action the state refuses, signkit.ErrNotFound
