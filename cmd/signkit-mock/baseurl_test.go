@@ -85,20 +85,29 @@ func TestBaseURLFlag(t *testing.T) {
 	}
 }
 
-// With -clock manual and no -job-delay a queued job runs at once, as in
-// Go tests, so a client's Wait returns; -job-delay still holds.
-func TestManualClockRunsJobsAtOnce(t *testing.T) {
-	t.Parallel()
-	base := startBinary(t, "-addr", "127.0.0.1:0", "-clock", "manual")
-	defaults := mockserver.New() // for the default credentials, which every mock shares
-	defer defaults.Close()
-	client, err := signkit.NewClient(signkit.Config{Endpoints: signkit.LocalEndpoints(base),
-		Credentials: defaults.DefaultCredentials().Credentials()})
+// binaryClient starts the command with args and answers its base URL, an
+// SDK client with the default credentials (which every mock shares) and a
+// context that ends after 20 s or with the test.
+func binaryClient(t *testing.T, args ...string) (string, *signkit.Client, context.Context) {
+	t.Helper()
+	base := startBinary(t, args...)
+	defaults := mockserver.New()
+	creds := defaults.DefaultCredentials().Credentials()
+	defaults.Close()
+	client, err := signkit.NewClient(signkit.Config{Endpoints: signkit.LocalEndpoints(base), Credentials: creds})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
+	return base, client, ctx
+}
+
+// With -clock manual and no -job-delay a queued job runs at once, as in
+// Go tests, so a client's Wait returns; -job-delay still holds.
+func TestManualClockRunsJobsAtOnce(t *testing.T) {
+	t.Parallel()
+	_, client, ctx := binaryClient(t, "-addr", "127.0.0.1:0", "-clock", "manual")
 	job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{Title: "T", Signers: []casefiles.Signer{{Name: "A"}},
 		Documents: []casefiles.Document{{Name: "a.pdf", Title: "A"}}}, casefiles.BytesUpload("a.pdf", mockserver.SamplePDF("A")))
 	if err != nil {

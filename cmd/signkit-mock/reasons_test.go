@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/mockserver"
 )
@@ -21,16 +18,7 @@ import (
 // case file that did not fail).
 func TestBinaryReasons(t *testing.T) {
 	t.Parallel()
-	base := startBinary(t, "-addr", "127.0.0.1:0", "-clock", "manual")
-	defaults := mockserver.New() // for the default credentials, which every mock shares
-	defer defaults.Close()
-	client, err := signkit.NewClient(signkit.Config{Endpoints: signkit.LocalEndpoints(base),
-		Credentials: defaults.DefaultCredentials().Credentials()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	base, client, ctx := binaryClient(t, "-addr", "127.0.0.1:0", "-clock", "manual")
 	send := func(title string) *casefiles.Details {
 		t.Helper()
 		job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{Title: title, Signers: []casefiles.Signer{{Name: "A"}},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -37,16 +36,7 @@ func advanceClock(t *testing.T, base string, d time.Duration) {
 // the SDK reports as signkit.ErrNotFound saying the job may have expired.
 func TestJobRetentionFlag(t *testing.T) {
 	t.Parallel()
-	base := startBinary(t, "-addr", "127.0.0.1:0", "-clock", "manual", "-job-retention", "1h")
-	defaults := mockserver.New() // for the default credentials, which every mock shares
-	defer defaults.Close()
-	client, err := signkit.NewClient(signkit.Config{Endpoints: signkit.LocalEndpoints(base),
-		Credentials: defaults.DefaultCredentials().Credentials()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	base, client, ctx := binaryClient(t, "-addr", "127.0.0.1:0", "-clock", "manual", "-job-retention", "1h")
 	job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{Title: "Retained", Signers: []casefiles.Signer{{Name: "A"}},
 		Documents: []casefiles.Document{{Name: "a.pdf", Title: "A"}}}, casefiles.BytesUpload("a.pdf", mockserver.SamplePDF("A")))
 	if err != nil {

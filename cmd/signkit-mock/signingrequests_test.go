@@ -2,16 +2,13 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/mockserver"
 )
@@ -53,16 +50,7 @@ func call(t *testing.T, method, url, token string, body any) (int, []byte) {
 // reaches the outbox, the link is the signing page.
 func TestBinarySigningRequests(t *testing.T) {
 	t.Parallel()
-	base := startBinary(t, "-addr", "127.0.0.1:0", "-clock", "manual")
-	defaults := mockserver.New()
-	defer defaults.Close()
-	client, err := signkit.NewClient(signkit.Config{Endpoints: signkit.LocalEndpoints(base),
-		Credentials: defaults.DefaultCredentials().Credentials()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	base, client, ctx := binaryClient(t, "-addr", "127.0.0.1:0", "-clock", "manual")
 	job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{Title: "T", Signers: []casefiles.Signer{{Name: "A", Email: "a@exmaple.com"}},
 		Documents: []casefiles.Document{{Name: "a.pdf", Title: "A"}}}, casefiles.BytesUpload("a.pdf", mockserver.SamplePDF("A")))
 	if err != nil {
