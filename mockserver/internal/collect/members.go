@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -67,7 +66,7 @@ func appendMembers(b []byte, extra members, names []string) []byte {
 	if len(extra) == 0 {
 		return b
 	}
-	b = bytes.TrimRight(b, "}")
+	b = b[:len(b)-1] // drop the object's own closing brace, and only that one
 	for _, k := range sortedKeys(extra) {
 		if modelled(k, names) {
 			continue

@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -18,11 +19,13 @@ import (
 // builderForm is a form as the vendor's form builder makes it: field types
 // the mock does not know and members it does not model at every level
 // (docs/platform.md, "Forms"). The HTML field shows the NIN answer, and the
-// type of the third field is markup, which the page must escape.
+// type of the third field is markup, which the page must escape. The second
+// field's last modelled member is an object (validations), after which its
+// unknown members are written.
 const builderForm = `{"name":"KYC","storageFolderId":42,"theme":{"accent":"#0a0"},
  "sections":[{"slug":"id","title":"Identity","layoutColumns":2,"fields":[
   {"name":"cpr","label":"CPR","type":"NIN","required":true,"mask":"######-####"},
-  {"name":"cvr","label":"CVR","type":"BUSINESS_ID","country":"DK"},
+  {"name":"cvr","label":"CVR","type":"BUSINESS_ID","country":"DK","validations":{"minLength":8}},
   {"name":"odd","label":"Odd","type":"A\"<b>x","required":true}]},
  {"slug":"review","title":"Review","fields":[{"type":"HTML","content":"<p>{{cpr}} {{odd}}</p>"}]}]}`
 
@@ -135,7 +138,8 @@ func keptAsSent(t *testing.T, step string, answer []byte) {
 	ok := string(got.StorageFolderID) == `42` && string(got.Theme) == `{"accent":"#0a0"}` &&
 		string(got.Sections[0]["layoutColumns"]) == `2` && len(fields) == 3 &&
 		fields[0]["type"] == "NIN" && fields[0]["mask"] == "######-####" &&
-		fields[1]["type"] == "BUSINESS_ID" && fields[1]["country"] == "DK" && fields[2]["type"] == `A"<b>x`
+		fields[1]["type"] == "BUSINESS_ID" && fields[1]["country"] == "DK" && fields[2]["type"] == `A"<b>x` &&
+		fmt.Sprint(fields[1]["validations"]) == "map[minLength:8]"
 	if !ok {
 		t.Errorf("%s answered %s: unknown types or members lost", step, answer)
 	}
