@@ -35,7 +35,8 @@ type SigningRequestUpdate struct {
 	// email sent when the case file is completed.
 	CompletedEmailSubject, CompletedEmailText *string
 	// EmailFormat is the format of the signer's emails: EmailFormatText
-	// or EmailFormatHTML.
+	// or EmailFormatHTML. Another value is sent as given, for the
+	// platform to judge (EmailFormat.IsKnown is advisory).
 	EmailFormat *EmailFormat
 	// SuccessURL and FailURL are where the signer's browser goes after
 	// signing, or after signing failed or was rejected: absolute URLs of
@@ -81,9 +82,10 @@ type signingRequestBody struct {
 // none: Email, when set, is an email address (an empty one is refused:
 // the request would have nowhere to go); every email text that is set has
 // at least 5 characters; SuccessURL and FailURL are absolute URLs of at
-// least 5 characters; ReminderInterval is at least 1; EmailFormat and
-// every InsecureSigningMethods value are ones the platform knows. An
-// update that sets nothing is refused too: it would change nothing.
+// least 5 characters; ReminderInterval is at least 1. EmailFormat and
+// InsecureSigningMethods values this package does not know pass, as on
+// Signer: the platform extends those lists and judges them. An update
+// that sets nothing is refused too: it would change nothing.
 func (u *SigningRequestUpdate) Validate() error {
 	if u == nil {
 		return invalid("signing request update", Problem{Field: "update", Message: "is nil"})

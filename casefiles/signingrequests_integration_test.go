@@ -215,3 +215,36 @@ func TestIntegrationResendDroppedConnection(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ada@example.com", signerNamed(t, got, "Ada Tenant").Email)
 }
+
+// A 503 after the resend reached the mock is an outcome the caller must
+// see: the PATCH is not re-sent, and one more email went.
+func TestIntegrationResendServiceUnavailable(t *testing.T) {
+	t.Parallel()
+	srv, client, d := signingRequestCase(t)
+	ada := signerNamed(t, d, "Ada Tenant")
+	control(t, srv, "/mock/faults", map[string]any{
+		"method": "PATCH", "path": "/api/v1/signingrequests/*", "status": 503, "phase": "after", "times": 1,
+	})
+	err := client.CaseFiles.ResendSigningRequest(ctx(t), ada.SigningRequestID)
+	require.ErrorIs(t, err, signkit.ErrOutcomeUnknown)
+	assert.Len(t, srv.EmailsTo("ada@exmaple.com"), 2, "the first request and one resend, not two")
+}
+
+// A signer reported undeliverable and sent the request again is asked to
+// sign again: pending, and reminded every reminderInterval days from the
+// resend.
+func TestIntegrationResendToUndeliverableSigner(t *testing.T) {
+	t.Parallel()
+	srv, client, d := signingRequestCase(t)
+	ada := signerNamed(t, d, "Ada Tenant")
+	require.NoError(t, srv.SignerAction(d.ID, ada.ID, mockserver.ActionUndeliverable))
+	require.NoError(t, client.CaseFiles.ResendSigningRequest(ctx(t), ada.SigningRequestID))
+	got, err := client.CaseFiles.Get(ctx(t), d.ID)
+	require.NoError(t, err)
+	assert.Equal(t, casefiles.SignerPending, signerNamed(t, got, "Ada Tenant").Status)
+	srv.Advance(48*time.Hour + time.Minute)
+	sent := srv.EmailsTo("ada@exmaple.com")
+	require.Len(t, sent, 3, "the request, the resend and a reminder")
+	assert.Contains(t, sent[2].Subject, "Reminder")
+}
+

@@ -311,6 +311,11 @@ func (s *simulation) resendRequest(cf *CaseFile, sg *Signer) error {
 	if err := resendRefusal(cf, sg); err != nil {
 		return err
 	}
+	if sg.Status == sgUndeliverable {
+		// A new attempt: the signer is asked to sign again, so reminders
+		// follow; a new bounce marks them undeliverable again.
+		s.write(func() { sg.Status = sgPending })
+	}
 	s.emailSigner(cf, sg, "request")
 	s.emitSigner(cf, sg, evSignerRequestSent)
 	s.clock.Cancel(sg.reminder)
