@@ -74,13 +74,10 @@ func (c *Control) RejectSigner(caseFileID, signerID int64, reason string) error 
 // nothing, or for reject {"reason":"..."}; another action with a reason
 // is a 400.
 func (s *Control) actionReason(w http.ResponseWriter, r *http.Request, action string) (string, error) {
-	if r.ContentLength == 0 {
-		return "", nil
-	}
 	var body struct {
 		Reason string `json:"reason"`
 	}
-	if err := wire.DecodeBody(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
+	if err := wire.DecodeOptionalBody(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
 		return "", err
 	}
 	if body.Reason != "" && action != ActionReject {
@@ -138,10 +135,8 @@ func (s *Control) CtlFail(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		Reason string `json:"reason"`
 	}
-	if r.ContentLength != 0 {
-		if err := wire.DecodeBody(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
-			return err
-		}
+	if err := wire.DecodeOptionalBody(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
+		return err
 	}
 	if err := s.FailCaseFile(id, body.Reason); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"strings"
@@ -197,6 +198,31 @@ func DecodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) erro
 		return fmt.Errorf("decode body: %w", BadRequest("malformed JSON body: %v", err))
 	}
 	if dec.More() {
+		return BadRequest("malformed JSON body: more than one JSON value")
+	}
+	return nil
+}
+
+// DecodeOptionalBody reads an optional JSON body into v, as DecodeBody
+// does, and leaves v as it is when the body is empty, whether the request
+// said so (Content-Length: 0) or sent an empty chunked body.
+func DecodeOptionalBody(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
+	if r.ContentLength == 0 || r.Body == nil {
+		return nil
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	dec := json.NewDecoder(r.Body)
+	err := dec.Decode(v)
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil // nothing but, at most, white space
+	case err != nil:
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return fmt.Errorf("decode body: %w", TooLarge(limit))
+		}
+		return fmt.Errorf("decode body: %w", BadRequest("malformed JSON body: %v", err))
+	case dec.More():
 		return BadRequest("malformed JSON body: more than one JSON value")
 	}
 	return nil

@@ -117,3 +117,42 @@ func TestWriteJSON(t *testing.T) {
 		})
 	}
 }
+
+func TestDecodeOptionalBody(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body string
+		chunked    bool
+		want       string // the field after decoding
+		status     int    // 0: ok
+	}{
+		{"no body", "", false, "kept", 0},
+		{"empty chunked body", "", true, "kept", 0},
+		{"white space only", " \n", true, "kept", 0},
+		{"a value", `{"reason":"typo"}`, false, "typo", 0},
+		{"a value, chunked", `{"reason":"typo"}`, true, "typo", 0},
+		{"malformed", `{"reason":`, true, "", 400},
+		{"two values", `{} {}`, false, "", 400},
+		{"too large", `{"reason":"` + strings.Repeat("x", 100) + `"}`, true, "", 413},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tt.body))
+			if tt.chunked {
+				r.ContentLength = -1 // a body of unknown length, as a chunked request has
+			}
+			v := struct {
+				Reason string `json:"reason"`
+			}{Reason: "kept"}
+			err := DecodeOptionalBody(httptest.NewRecorder(), r, 64, &v)
+			var e *Error
+			switch {
+			case tt.status == 0 && (err != nil || v.Reason != tt.want):
+				t.Errorf("err %v, reason %q; want %q", err, v.Reason, tt.want)
+			case tt.status != 0 && (!errors.As(err, &e) || e.Status != tt.status):
+				t.Errorf("%v, want %d", err, tt.status)
+			}
+		})
+	}
+}
