@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -104,9 +105,15 @@ func TestDashboardSigningRequestActionsNeedTheOrigin(t *testing.T) {
 	s := newManual(t)
 	tok := login(t, s, s.DefaultCredentials())
 	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", SamplePDF("Contract text")))
-	path := fmt.Sprintf("%s/mock/ui/casefiles/%d/signers/%d/request/resend", s.URL(), id, signerIDsOf(s, id)[0])
-	for _, origin := range []string{"", "https://evil.example"} {
-		req, err := http.NewRequest("POST", path, strings.NewReader(""))
+	signer := fmt.Sprintf("%s/mock/ui/casefiles/%d/signers/%d/request/", s.URL(), id, signerIDsOf(s, id)[0])
+	for _, try := range []struct{ path, origin, body string }{
+		{signer + "resend", "", ""},
+		{signer + "resend", "https://evil.example", ""},
+		{signer + "email", "", "email=eve%40evil.example"},
+		{signer + "email", "https://evil.example", "email=eve%40evil.example"},
+	} {
+		path, origin := try.path, try.origin
+		req, err := http.NewRequest("POST", path, strings.NewReader(try.body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,11 +127,15 @@ func TestDashboardSigningRequestActionsNeedTheOrigin(t *testing.T) {
 		}
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusForbidden {
-			t.Errorf("Origin %q: %d, want 403", origin, resp.StatusCode)
+			t.Errorf("%s, Origin %q: %d, want 403", path, origin, resp.StatusCode)
 		}
 	}
 	if n := len(s.EmailsTo("ann@example.com")); n != 1 {
 		t.Errorf("%d emails to Ann, want the first request only", n)
+	}
+	if _, d := sndGet(t, s, fmt.Sprintf("/api/v1/casefiles/%d", id), tok, ""); !bytes.Contains(d, []byte("ann@example.com")) ||
+		bytes.Contains(d, []byte("evil.example")) {
+		t.Errorf("the signer's email changed without the page's Origin: %s", d)
 	}
 }
 

@@ -99,24 +99,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Int64Var(&o.maxBody, "max-body-bytes", mockserver.DefaultMaxBodyBytes, "largest request body accepted")
 	fs.Int64Var(&o.maxFile, "max-file-bytes", mockserver.DefaultMaxFileBytes, "largest file accepted by a FILE field of a public form")
 	fs.Func("job-delay", "mock time between accepting and running a queued job (default 1s with the real clock, 0 with the manual one)",
-		func(v string) error {
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 {
-				return errors.New("want a duration of 0 or more, like 1s")
-			}
-			o.jobDelay, o.jobDelaySet = d, true
-			return nil
-		})
+		durationFlag(&o.jobDelay, &o.jobDelaySet, "1s"))
 	fs.Func("job-retention", "mock time a finished Send job is kept for its status checks; then they answer 404 Job not found, "+
 		"as for an expired job on the platform (default: none, kept until reset)",
-		func(v string) error {
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 {
-				return errors.New("want a duration of 0 or more, like 1h")
-			}
-			o.jobRetention = d
-			return nil
-		})
+		durationFlag(&o.jobRetention, nil, "1h"))
 	fs.StringVar(&o.baseURL, "base-url", "", "the URL the mock names itself by in links and accepts as Host, e.g. http://signkit-mock:8080 "+
 		"(default: http:// and the listen address, localhost for 0.0.0.0 or [::])")
 	fs.BoolVar(&o.control, "control", true, "serve the control API under /mock/")
@@ -149,6 +135,22 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		o.baseURL = strings.TrimRight(o.baseURL, "/")
 	}
 	return o, nil
+}
+
+// durationFlag answers the parser of a flag that takes a duration of 0 or
+// more into dst, and marks set (when not nil) once it was given.
+func durationFlag(dst *time.Duration, set *bool, example string) func(string) error {
+	return func(v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return errors.New("want a duration of 0 or more, like " + example)
+		}
+		*dst = d
+		if set != nil {
+			*set = true
+		}
+		return nil
+	}
 }
 
 // listenURL is the base URL of a listener: http:// and its address, with

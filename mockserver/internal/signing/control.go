@@ -95,7 +95,7 @@ func (s *simulation) signerAction(caseFileID, signerID int64, action string) err
 }
 
 // signerActionWith performs a signer's action; a reject keeps reason as
-// the signer's rejectReason (reject.go checks it first).
+// the signer's rejectReason (checkReason in errors.go checks it first).
 func (s *simulation) signerActionWith(caseFileID, signerID int64, action, reason string) error {
 	rule, ok := signerActionRules()[action]
 	if !ok {
