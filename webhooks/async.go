@@ -24,6 +24,9 @@ const (
 	// attempts, which doubles from the first to the second.
 	DefaultMinBackoff = 250 * time.Millisecond
 	DefaultMaxBackoff = 30 * time.Second
+	// DefaultShutdownGrace is how long a Shutdown that gives up waits for
+	// the runs of fn whose context it cancelled to return.
+	DefaultShutdownGrace = time.Second
 )
 
 // enqueueTimeout bounds one Enqueue, which runs to its end even when the
@@ -36,6 +39,7 @@ type AsyncOption func(*asyncConfig)
 type asyncConfig struct {
 	workers, attempts      int
 	minBackoff, maxBackoff time.Duration
+	grace                  time.Duration
 	base                   context.Context
 }
 
@@ -63,8 +67,24 @@ func WithBackoff(minWait, maxWait time.Duration) AsyncOption {
 
 // WithBaseContext sets the context fn runs in (default
 // context.Background()); Shutdown cancels it when its own ctx ends first.
+// When ctx ends (an application's signal context, say), the handler stops
+// as Shutdown does when it gives up: deliveries are answered 503, so that
+// the platform re-sends them, no new run of fn starts, and what the queue
+// holds stays there for Shutdown, which a memory queue's events come back
+// from.
 func WithBaseContext(ctx context.Context) AsyncOption {
 	return func(c *asyncConfig) { c.base = ctx }
+}
+
+// WithShutdownGrace sets how long a Shutdown whose ctx has ended waits,
+// after cancelling fn's context, for the runs of fn under way to return
+// (default DefaultShutdownGrace; 0 waits not at all). An event whose run
+// returns within the grace is acknowledged when fn succeeded, and
+// otherwise handed back like a waiting one (memory queue) or left in the
+// queue (durable queue); only the runs still under way when the grace ends
+// are named in the *ShutdownError.
+func WithShutdownGrace(d time.Duration) AsyncOption {
+	return func(c *asyncConfig) { c.grace = max(d, 0) }
 }
 
 // AsyncHandler answers a delivery once its event is stored in a queue and
@@ -85,6 +105,8 @@ type AsyncHandler struct {
 	closed  bool              // deliveries are refused
 	stopped bool              // Shutdown gave up: no run of fn starts
 	running map[string]string // queue key → event id: fn runs, or its outcome is being recorded
+	named   map[string]bool   // queue keys of the runs that a Shutdown named as running
+	idle    chan struct{}     // closed when running empties, while a Shutdown waits for that
 	done    chan struct{}     // closed when every worker has returned
 }
 
@@ -105,6 +127,9 @@ type AsyncHandler struct {
 // over), the worker cancels fn's context with that cause and stops
 // handling the entry: no further call of fn, no dead letter, no release of
 // the claim; a run of fn that succeeds all the same is still acknowledged.
+// When no touch has succeeded for three intervals (the lease ran out, and
+// another receiver may hold the entry), no further run of fn starts for it
+// and it is not dead-lettered here.
 // A failed acknowledgement is retried while the worker holds the claim.
 //
 // When q's Enqueue is idempotent (queue.Idempotent, as redisqueue's is), a
@@ -122,7 +147,7 @@ func (v *Verifier) AsyncHandler(q queue.Queue, fn func(context.Context, *Event) 
 	cfg := asyncConfig{
 		workers: DefaultWorkers, attempts: DefaultMaxAttempts,
 		minBackoff: DefaultMinBackoff, maxBackoff: DefaultMaxBackoff,
-		base: context.Background(),
+		grace: DefaultShutdownGrace, base: context.Background(),
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -133,7 +158,8 @@ func (v *Verifier) AsyncHandler(q queue.Queue, fn func(context.Context, *Event) 
 	if cfg.base == nil {
 		cfg.base = context.Background()
 	}
-	a := &AsyncHandler{v: v, fn: fn, q: q, cfg: cfg, running: map[string]string{}, done: make(chan struct{})}
+	a := &AsyncHandler{v: v, fn: fn, q: q, cfg: cfg, running: map[string]string{}, named: map[string]bool{},
+		done: make(chan struct{})}
 	a.leaser, _ = q.(queue.Leaser)
 	_, a.idem = q.(queue.Idempotent)
 	a.ctx, a.cancel = context.WithCancel(cfg.base)
@@ -150,8 +176,9 @@ func (v *Verifier) AsyncHandler(q queue.Queue, fn func(context.Context, *Event) 
 
 // ServeHTTP implements http.Handler. It answers like Handler up to
 // verification, then 202 once the event is enqueued (200 to a duplicate),
-// 503 when the handler is shutting down or the queue is full or closed, and
-// 500 when the queue fails.
+// 503 when the handler is shutting down (Shutdown was called, or the base
+// context ended) or the queue is full or closed, and 500 when the queue
+// fails.
 func (a *AsyncHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.isClosed() {
 		unavailable(w, "shutting down")
@@ -192,14 +219,14 @@ func unavailable(w http.ResponseWriter, why string) {
 func (a *AsyncHandler) isClosed() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.closed
+	return a.closed || a.ctx.Err() != nil
 }
 
 // work takes events from the queue until it is closed and drained, or
-// Shutdown gives up.
+// Shutdown gives up, or the base context ends.
 func (a *AsyncHandler) work() {
 	failures := 0
-	for {
+	for a.ctx.Err() == nil { // a memory queue hands out even on an ended context
 		m, err := a.q.Next(a.ctx)
 		switch {
 		case err == nil:
@@ -218,57 +245,82 @@ func (a *AsyncHandler) work() {
 	}
 }
 
+// outcome is what an attempt's settlement leaves to do.
+type outcome int
+
+const (
+	again     outcome = iota // wait, then call fn again
+	finished                 // acknowledged, dead-lettered, or no longer this worker's
+	abandoned                // failed while the handler stops: left in the queue
+)
+
 // process handles m until its event succeeds, fails too often, is no longer
-// this worker's, or Shutdown gives up; in the last two cases m stays in the
-// queue, unacknowledged.
+// this worker's, its lease runs out, or the handler stops; in the last three
+// cases m stays in the queue, unacknowledged.
 func (a *AsyncHandler) process(m *queue.Message) {
 	l := a.hold(m)
 	defer l.release()
 	// Unreadable members were logged by the Verify that accepted m.
 	ev, _, err := decodeEvent(m.ID, EventType(m.Type), m.Body)
 	if err != nil { // not from this receiver's Verify: nothing will fix it
-		a.deadLetter(m, err.Error())
+		a.deadLetter(m, l, err.Error())
 		return
 	}
 	if m.Deliveries > a.cfg.attempts {
-		a.deadLetter(m, fmt.Sprintf("handed out %d times without being finished", m.Deliveries))
+		a.deadLetter(m, l, fmt.Sprintf("handed out %d times without being finished", m.Deliveries))
 		return
 	}
 	ev.Handouts = m.Deliveries
-	if m.Deliveries > 1 { // taken over: the claim may have run out meanwhile
-		a.v.extend(a.ctx, m.ID)
-	}
 	for attempt := 1; ; attempt++ {
 		if !a.begin(m) {
 			return
 		}
+		// Retried, or taken over: the claim may have run out meanwhile. It is
+		// extended only once the run is recorded, so that a Shutdown that
+		// hands m back, and releases its claim, does so after.
+		if attempt > 1 || m.Deliveries > 1 {
+			a.v.extend(a.ctx, m.ID)
+		}
 		err := a.v.call(l.ctx, a.fn, ev)
-		finished := a.settle(m, l, err, attempt)
-		a.end(m)
-		if finished || !l.wait(a.backoff(attempt)) || !a.touchBeforeRetry(m, l) {
+		out := a.settle(m, l, err, attempt)
+		a.report(m, err, out, a.end(m))
+		if out != again || !l.wait(a.backoff(attempt)) || !a.keep(m, l) {
 			return
 		}
-		a.v.extend(a.ctx, m.ID)
 	}
 }
 
-// begin records that fn is about to run for m; false when Shutdown has given
-// up, and no run may start.
+// begin records that fn is about to run for m; false when the handler
+// stops (Shutdown gave up, or the base context ended), and no run may
+// start.
 func (a *AsyncHandler) begin(m *queue.Message) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.stopped {
+	if a.stopped || a.ctx.Err() != nil {
 		return false
 	}
 	a.running[m.Key] = m.ID
 	return true
 }
 
-// end records that the outcome of m's run is settled.
-func (a *AsyncHandler) end(m *queue.Message) {
+// end records that the outcome of m's run is settled, and reports whether
+// a Shutdown named the run as running (and so did not hand m back).
+func (a *AsyncHandler) end(m *queue.Message) (named bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.running, m.Key)
+	if len(a.running) == 0 && a.idle != nil {
+		close(a.idle)
+		a.idle = nil
+	}
+	return a.named[m.Key]
+}
+
+// wasNamed reports whether a Shutdown named m's run as running.
+func (a *AsyncHandler) wasNamed(m *queue.Message) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.named[m.Key]
 }
 
 func (a *AsyncHandler) isStopped() bool {
@@ -277,52 +329,65 @@ func (a *AsyncHandler) isStopped() bool {
 	return a.stopped
 }
 
-// settle records the outcome err of an attempt of m and reports whether m
-// is finished with: acknowledged, dead-lettered, no longer this worker's, or
-// abandoned because the handler is stopping.
-func (a *AsyncHandler) settle(m *queue.Message, l *lease, err error, attempt int) bool {
-	late := a.isStopped()
+// settle records the outcome err of an attempt of m: acknowledged,
+// dead-lettered, no longer this worker's, abandoned because the handler is
+// stopping, or to be retried.
+func (a *AsyncHandler) settle(m *queue.Message, l *lease, err error, attempt int) outcome {
 	switch {
 	case err == nil:
 		l.ack()
-		if late {
-			a.v.logger.LogAttrs(context.Background(), slog.LevelInfo, "webhooks: event processed after Shutdown returned; acknowledged",
-				slog.String("event_id", m.ID), slog.String("event_type", m.Type))
-		}
-		return true
+		return finished
 	case l.lost():
 		a.v.logger.LogAttrs(context.Background(), slog.LevelWarn,
 			"webhooks: event not retried here: another receiver took it over (claim lost)",
 			slog.String("event_id", m.ID), slog.String("event_type", m.Type), slog.String("error", err.Error()))
-		return true
-	case late || a.ctx.Err() != nil:
-		a.abandon(m, err, late)
-		return true
+		return finished
+	case a.isStopped() || a.ctx.Err() != nil:
+		return abandoned
 	case attempt >= a.cfg.attempts:
-		a.deadLetter(m, err.Error())
-		return true
+		a.deadLetter(m, l, err.Error())
+		return finished
 	}
-	return false
+	return again
 }
 
-// abandon logs an event whose run failed while the handler was stopping: it
-// is not retried here.
-func (a *AsyncHandler) abandon(m *queue.Message, err error, late bool) {
+// report logs what became of a run that ended once a Shutdown had named it
+// (named), or that failed while the handler stops.
+func (a *AsyncHandler) report(m *queue.Message, err error, out outcome, named bool) {
+	attrs := []slog.Attr{slog.String("event_id", m.ID), slog.String("event_type", m.Type)}
+	_, volatile := a.q.(queue.Volatile)
 	level, msg := slog.LevelWarn, "webhooks: event failed while stopping; left in the queue for another receiver"
-	if _, volatile := a.q.(queue.Volatile); volatile && late {
+	switch {
+	case out == finished && err == nil && named:
+		level, msg = slog.LevelInfo, "webhooks: event processed after Shutdown returned; acknowledged"
+	case out != abandoned:
+		return
+	case volatile && named:
 		// Shutdown named it as running and handed back the rest: nothing
 		// holds it now.
 		level, msg = slog.LevelError, "webhooks: event failed after Shutdown returned; the memory queue no longer holds it: it is lost unless you process it again"
+	case volatile:
+		level, msg = slog.LevelInfo, "webhooks: event failed while stopping; the memory queue keeps it for Shutdown to hand back"
 	}
-	a.v.logger.LogAttrs(context.Background(), level, msg,
-		slog.String("event_id", m.ID), slog.String("event_type", m.Type), slog.String("error", err.Error()))
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	a.v.logger.LogAttrs(context.Background(), level, msg, attrs...)
 }
 
-// touchBeforeRetry touches m before a retry when q's hand-outs are not
-// leases kept by the heartbeat; false when the claim is lost.
-func (a *AsyncHandler) touchBeforeRetry(m *queue.Message, l *lease) bool {
+// keep reports whether m may be retried here: with leases kept by the
+// heartbeat, whether a touch succeeded within the last visibility timeout;
+// otherwise after touching m. False when the claim is lost or the lease ran
+// out, so that no run of fn starts while another receiver may hold m.
+func (a *AsyncHandler) keep(m *queue.Message, l *lease) bool {
 	if a.leaser != nil {
-		return true
+		if !l.expired() {
+			return true
+		}
+		a.v.logger.LogAttrs(context.Background(), slog.LevelWarn,
+			"webhooks: event not retried here: no touch succeeded for a whole visibility timeout (lease ran out); another receiver may hold it",
+			slog.String("event_id", m.ID), slog.String("queue_key", m.Key))
+		return false
 	}
 	err := a.q.Touch(a.ctx, m)
 	switch {
@@ -337,17 +402,19 @@ func (a *AsyncHandler) touchBeforeRetry(m *queue.Message, l *lease) bool {
 }
 
 // deadLetter moves m to the dead-letter list and ends the claim on its id.
-// When the queue fails, m stays unacknowledged: a durable queue hands it out
-// again later. When the hand-out is no longer this worker's, the claim is
-// left to the receiver that has it.
-func (a *AsyncHandler) deadLetter(m *queue.Message, reason string) {
+// The heartbeat is stopped first: a touch between the move and its reply
+// would find the entry gone and report a lost claim. When the queue fails,
+// m stays unacknowledged: a durable queue hands it out again later. When
+// the hand-out is no longer this worker's, the claim is left to the
+// receiver that has it.
+func (a *AsyncHandler) deadLetter(m *queue.Message, l *lease, reason string) {
+	l.pause()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(a.ctx), releaseTimeout)
 	defer cancel()
 	err := a.q.DeadLetter(ctx, m, reason)
 	switch {
 	case errors.Is(err, queue.ErrClaimLost):
-		a.v.logger.LogAttrs(ctx, slog.LevelWarn, "webhooks: event not dead-lettered: another receiver took it over (claim lost)",
-			slog.String("event_id", m.ID), slog.String("reason", reason))
+		a.notDeadLettered(ctx, m, reason)
 		return
 	case err != nil:
 		a.v.logger.LogAttrs(ctx, slog.LevelError, "webhooks: cannot dead-letter an event",
@@ -358,6 +425,22 @@ func (a *AsyncHandler) deadLetter(m *queue.Message, reason string) {
 		slog.String("event_id", m.ID), slog.String("event_type", m.Type),
 		slog.String("queue_key", m.Key), slog.String("reason", reason))
 	a.v.release(ctx, m.ID)
+}
+
+// notDeadLettered logs a dead letter refused because the entry is no longer
+// this worker's: with a memory queue, Shutdown took it out, and handed it
+// back unless it named the run as running; with a durable queue, another
+// receiver took it over.
+func (a *AsyncHandler) notDeadLettered(ctx context.Context, m *queue.Message, reason string) {
+	level, msg := slog.LevelWarn, "webhooks: event not dead-lettered: another receiver took it over (claim lost)"
+	if _, volatile := a.q.(queue.Volatile); volatile {
+		level, msg = slog.LevelInfo, "webhooks: event not dead-lettered: Shutdown handed it back"
+		if a.wasNamed(m) {
+			level, msg = slog.LevelError, "webhooks: event not dead-lettered: Shutdown returned while it ran, and the memory queue no longer holds it: it is lost unless you process it again"
+		}
+	}
+	a.v.logger.LogAttrs(ctx, level, msg, slog.String("event_id", m.ID), slog.String("event_type", m.Type),
+		slog.String("reason", reason))
 }
 
 // backoff is the wait after the n-th failure: minBackoff doubled n-1 times,

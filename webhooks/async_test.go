@@ -248,8 +248,8 @@ func TestAsyncShutdownTimeoutReturnsEvents(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
 	left, err := a.Shutdown(ctx)
-	if !errors.Is(err, context.DeadlineExceeded) || len(left) == 0 {
-		t.Fatalf("Shutdown = %d events, %v; want some events and DeadlineExceeded", len(left), err)
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, webhooks.ErrHandedBack) || len(left) == 0 {
+		t.Fatalf("Shutdown = %d events, %v; want some events, DeadlineExceeded and ErrHandedBack", len(left), err)
 	}
 	named := map[string]bool{}
 	var se *webhooks.ShutdownError
@@ -304,22 +304,23 @@ func TestAsyncShutdownTimeoutReturnsEvents(t *testing.T) {
 	}
 }
 
-// A run named by Shutdown's error that then fails is not retried; with a
-// memory queue nothing holds its event any more, and the log says so with
-// the event's id.
+// A run named by Shutdown's error (still under way at the end of the grace)
+// that then fails is not retried; with a memory queue nothing holds its
+// event any more, and the log says so with the event's id.
 func TestAsyncLateFailureIsLogged(t *testing.T) {
 	t.Parallel()
 	log := &lockedBuilder{}
 	v := newVerifier(t, webhooks.WithLogger(slog.New(slog.NewTextHandler(log, nil))))
-	started, failed := make(chan struct{}), make(chan struct{})
+	started, failed, late := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var calls atomic.Int32
 	a := v.AsyncHandler(queue.NewMemory(2), func(ctx context.Context, ev *webhooks.Event) error {
 		calls.Add(1)
 		close(started)
-		<-ctx.Done() // gives up when Shutdown does
+		<-ctx.Done() // gives up when Shutdown does, but only after its grace
+		<-late
 		defer close(failed)
 		return context.Cause(ctx)
-	}, fast)
+	}, fast, webhooks.WithShutdownGrace(10*time.Millisecond))
 	if w := deliver(t, a, http.MethodPost, vecHeaders(), vecBody); w.Code != 202 {
 		t.Fatal(w.Code)
 	}
@@ -331,6 +332,7 @@ func TestAsyncLateFailureIsLogged(t *testing.T) {
 	if !errors.As(err, &se) || len(se.Running) != 1 || se.Running[0] != vecID || len(left) != 0 {
 		t.Fatalf("Shutdown = %d events, %v; want the running event named", len(left), err)
 	}
+	close(late)
 	<-failed
 	waitFor(t, func() bool { return strings.Contains(log.String(), "it is lost") })
 	if !strings.Contains(log.String(), vecID) || calls.Load() != 1 {
@@ -375,10 +377,11 @@ func TestAsyncRetryExtendsClaim(t *testing.T) {
 	}
 }
 
-// Shutdown's deadline ends while fn runs for one event and another waits in
-// the memory queue. Only the waiting event is handed back; the running one
-// is named in the error and keeps its claim, so that the platform's
-// redelivery of it is a duplicate, and its late success is acknowledged.
+// Shutdown's deadline and grace end while fn runs for one event and another
+// waits in the memory queue. Only the waiting event is handed back; the
+// running one is named in the error and keeps its claim, so that the
+// platform's redelivery of it is a duplicate, and its late success is
+// acknowledged.
 func TestAsyncShutdownKeepsRunningEvent(t *testing.T) {
 	t.Parallel()
 	running, waiting := uid("running"), uid("waiting")
@@ -393,7 +396,7 @@ func TestAsyncShutdownKeepsRunningEvent(t *testing.T) {
 			close(finished)
 		}
 		return nil
-	}, webhooks.WithWorkers(1))
+	}, webhooks.WithWorkers(1), webhooks.WithShutdownGrace(10*time.Millisecond))
 	for _, id := range []string{running, waiting} {
 		if w := deliver(t, a, http.MethodPost, signed(id, webhooks.CaseFileCompleted, vecBody), vecBody); w.Code != 202 {
 			t.Fatal(w.Code)
@@ -403,8 +406,8 @@ func TestAsyncShutdownKeepsRunningEvent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	left, err := a.Shutdown(ctx)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Shutdown error %v; want DeadlineExceeded", err)
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, webhooks.ErrHandedBack) {
+		t.Fatalf("Shutdown error %v; want DeadlineExceeded and ErrHandedBack", err)
 	}
 	if len(left) != 1 || left[0].ID != waiting {
 		ids := []string{}

@@ -50,9 +50,16 @@
 // moves to the queue's dead-letter list, read and replayed with the queue's
 // DeadLetters and Replay (queue.DeadLetterList). With a queue whose
 // hand-outs are leases, each entry is touched on a heartbeat for the whole
-// of its handling, and a lost claim (queue.ErrClaimLost) stops it. Its
-// Shutdown returns the events a memory queue could not finish and whose fn
-// is not running; running ones are named in a *ShutdownError. What the 202
+// of its handling; a lost claim (queue.ErrClaimLost) stops it, and so does
+// a lease that ran out without a successful touch: no further run of fn
+// starts. Its Shutdown waits for the workers; when its ctx ends first, it
+// cancels fn's context and waits a grace (WithShutdownGrace, default 1 s)
+// for the runs under way. It then returns the events a memory queue could
+// not finish, those whose fn returned without success within the grace
+// included, with an error matching ErrHandedBack: read them whatever the
+// error. Runs still under way are named in a *ShutdownError and never
+// handed back. When the base context (WithBaseContext) ends, the handler
+// answers 503 and keeps what it holds for Shutdown. What the 202
 // is worth is the queue's durability: webhooks/redisqueue (a Redis stream
 // shared by a fleet of receivers) survives a crash of the receiver, and
 // with a persistent Redis a crash of Redis; queue.NewMemory, an explicit

@@ -2,6 +2,7 @@ package webhooks_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"net/http"
@@ -94,12 +95,62 @@ func ExampleVerifier_AsyncHandler() {
 
 	// On exit: stop the server, then drain the queue. What a memory queue
 	// could not finish in time comes back, its claims released: the
-	// platform's redeliveries of it will be accepted.
+	// platform got its 2xx for those events and will not send them again,
+	// so record them. Read left whatever err is.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(ctx)
 	left, err := async.Shutdown(ctx)
-	if err != nil {
-		log.Printf("%v: %d events not processed", err, len(left))
+	for _, ev := range left {
+		log.Printf("event %s not processed: %s", ev.ID, ev.Raw) // record it, to process later
 	}
+	if err != nil { // errors.Is(err, webhooks.ErrHandedBack) whenever left is not empty
+		log.Printf("shutdown: %v", err)
+	}
+}
+
+// When the application's context ends (SIGTERM, with WithBaseContext), the
+// handler stops: fn's context is cancelled, deliveries are answered 503 so
+// that the platform re-sends them, and the memory queue keeps what it holds
+// for Shutdown, which hands it back.
+func ExampleAsyncHandler_Shutdown() {
+	secret := "whsec-test"
+	clock := func() time.Time { return time.Unix(1763805600, 0) } // omit: time.Now
+	v, err := webhooks.NewVerifier(secret, webhooks.WithClock(clock))
+	if err != nil {
+		log.Fatal(err)
+	}
+	app, stop := context.WithCancel(context.Background()) // signal.NotifyContext in a program
+	async := v.AsyncHandler(queue.NewMemory(16), func(ctx context.Context, ev *webhooks.Event) error {
+		<-ctx.Done() // slow work that gives up when its context ends
+		return ctx.Err()
+	}, webhooks.WithBaseContext(app))
+
+	deliver := func(id string) {
+		body := `{"topic":"casefile","eventType":"completed","eventTime":{"date":"2026-11-22 10:00:00.000000","timezone_type":3,"timezone":"UTC"},"payload":{"id":531,"status":5}}`
+		r := httptest.NewRequest(http.MethodPost, "/webhooks", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("X-Event-Id", id)
+		r.Header.Set("X-Event-Type", "sign.casefile.completed")
+		r.Header.Set("X-Event-Signature", webhooks.Sign(secret, clock(), r.Header, []byte(body)))
+		w := httptest.NewRecorder()
+		async.ServeHTTP(w, r)
+		fmt.Println(id, "status", w.Code)
+	}
+	deliver("evt-1")
+	stop() // SIGTERM
+	deliver("evt-2")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	left, err := async.Shutdown(ctx)
+	for _, ev := range left {
+		fmt.Println("not processed:", ev.ID, "case file", ev.CaseFile.ID) // record it
+	}
+	fmt.Println("handed back:", errors.Is(err, webhooks.ErrHandedBack))
+	// Output:
+	// evt-1 status 202
+	// evt-2 status 503
+	// not processed: evt-1 case file 531
+	// handed back: true
 }

@@ -155,10 +155,12 @@ func (r *receiver) serve(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	serr := r.server.Shutdown(sctx)        // no new deliveries; those in flight are answered
 	left, herr := r.handler.Shutdown(sctx) // queued events are processed
-	// A memory queue's leftovers: the platform got its 2xx for them and
-	// will not send them again, so they must be recorded to be processed
-	// later. Events still running are named in herr (a
-	// *webhooks.ShutdownError); their outcome is logged when they finish.
+	// A memory queue's leftovers, read whatever herr is (it matches
+	// webhooks.ErrHandedBack whenever there are some): the platform got its
+	// 2xx for them and will not send them again, so they must be recorded
+	// to be processed later. Events still running when the shutdown's
+	// grace ended are named in herr (a *webhooks.ShutdownError); their
+	// outcome is logged when they finish.
 	for _, ev := range left {
 		r.log.Error("event not processed before shutdown: record it and process it later",
 			"event_id", ev.ID, "event_type", string(ev.Type), "body", string(ev.Raw))

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -16,19 +17,29 @@ import (
 // Enqueue is idempotent while the queue holds the id: an event id waiting,
 // in hand or dead-lettered is not added again. Once acknowledged,
 // discarded or taken out by Unacked, the id is forgotten.
+//
+// Its storage follows its backlog: the memory taken by a burst is given
+// back as the burst drains, and a steady backlog keeps a steady amount
+// however many events pass through.
 type Memory struct {
-	mu       sync.Mutex
-	capacity int
-	seq      uint64
-	ready    []*Message          // FIFO, from readyAt on
-	readyAt  int                 // index of the first ready entry
-	leased   map[string]*Message // handed out, not yet acked
-	held     map[string]struct{} // event ids waiting, in hand or dead
-	dead     []DeadLetter
-	closed   bool
-	changed  chan struct{} // closed and replaced when ready or closed change
-	now      func() time.Time
+	mu         sync.Mutex
+	capacity   int
+	seq        uint64
+	ready      []*Message          // FIFO, from readyAt on
+	readyAt    int                 // index of the first ready entry
+	leased     map[string]*Message // handed out, not yet acked
+	leasedPeak int                 // largest len(leased) since the map was made
+	held       map[string]struct{} // event ids waiting, in hand or dead
+	heldPeak   int                 // largest len(held) since the map was made
+	dead       []DeadLetter
+	closed     bool
+	changed    chan struct{} // closed and replaced when ready or closed change
+	now        func() time.Time
 }
+
+// minStorage is the size below which the queue's slices and maps are not
+// reallocated to shrink them.
+const minStorage = 64
 
 var (
 	_ Queue          = (*Memory)(nil)
@@ -64,6 +75,7 @@ func (q *Memory) Enqueue(_ context.Context, d Delivery) error {
 		return ErrFull
 	}
 	q.held[d.ID] = struct{}{}
+	q.heldPeak = max(q.heldPeak, len(q.held))
 	q.seq++
 	q.push(&Message{Delivery: d, Key: strconv.FormatUint(q.seq, 10)})
 	return nil
@@ -87,14 +99,10 @@ func (q *Memory) Next(ctx context.Context) (*Message, error) {
 	for {
 		q.mu.Lock()
 		if q.readyAt < len(q.ready) {
-			m := q.ready[q.readyAt]
-			q.ready[q.readyAt] = nil
-			q.readyAt++
-			if q.readyAt == len(q.ready) {
-				q.ready, q.readyAt = q.ready[:0], 0
-			}
+			m := q.pop()
 			m.Deliveries++
 			q.leased[m.Key] = m
+			q.leasedPeak = max(q.leasedPeak, len(q.leased))
 			q.mu.Unlock()
 			return m, nil
 		}
@@ -108,6 +116,67 @@ func (q *Memory) Next(ctx context.Context) (*Message, error) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+}
+
+// pop takes out the first waiting entry. Once half of q.ready or more is
+// spent, the waiting entries move to its front, or to a smaller slice when
+// it is more than four times too large: each entry is moved at most once
+// per entry taken out before it, and the slice stays within a small
+// multiple of the backlog.
+func (q *Memory) pop() *Message {
+	m := q.ready[q.readyAt]
+	q.ready[q.readyAt] = nil
+	q.readyAt++
+	if 2*q.readyAt < len(q.ready) {
+		return m
+	}
+	waiting := q.ready[q.readyAt:]
+	if c := cap(q.ready); c > minStorage && c > 4*len(waiting) {
+		q.ready = append(make([]*Message, 0, max(2*len(waiting), minStorage)), waiting...)
+	} else {
+		n := copy(q.ready, waiting)
+		clear(q.ready[n:])
+		q.ready = q.ready[:n]
+	}
+	q.readyAt = 0
+	return m
+}
+
+// forget removes the event id from q.held, and makes the map again once
+// it holds less than a quarter of its peak: a Go map keeps the size of its
+// peak otherwise.
+func (q *Memory) forget(id string) {
+	delete(q.held, id)
+	q.held, q.heldPeak = shrunk(q.held, q.heldPeak)
+}
+
+// unlease removes the hand-out key from q.leased, and shrinks it like forget.
+func (q *Memory) unlease(key string) {
+	delete(q.leased, key)
+	q.leased, q.leasedPeak = shrunk(q.leased, q.leasedPeak)
+}
+
+// shrunk returns m, or a copy of it when it holds less than a quarter of
+// peak, with the new peak. The copy costs len(m), less than the deletions
+// since the peak.
+func shrunk[V any](m map[string]V, peak int) (map[string]V, int) {
+	if peak < minStorage || 4*len(m) >= peak {
+		return m, peak
+	}
+	c := make(map[string]V, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c, len(c)
+}
+
+// removeDead deletes q.dead[i], shrinking the slice when it is more than
+// four times too large.
+func (q *Memory) removeDead(i int) {
+	q.dead = slices.Delete(q.dead, i, i+1)
+	if c := cap(q.dead); c > minStorage && c > 4*len(q.dead) {
+		q.dead = append(make([]DeadLetter, 0, 2*len(q.dead)), q.dead...)
 	}
 }
 
@@ -128,8 +197,8 @@ func (q *Memory) Ack(_ context.Context, m *Message) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if _, ok := q.leased[m.Key]; ok {
-		delete(q.leased, m.Key)
-		delete(q.held, m.ID)
+		q.unlease(m.Key)
+		q.forget(m.ID)
 	}
 	return nil
 }
@@ -142,7 +211,7 @@ func (q *Memory) DeadLetter(_ context.Context, m *Message, reason string) error 
 	if _, ok := q.leased[m.Key]; !ok {
 		return ErrClaimLost
 	}
-	delete(q.leased, m.Key)
+	q.unlease(m.Key)
 	q.dead = append(q.dead, DeadLetter{
 		Delivery: m.Delivery, Key: m.Key, Reason: reason, Deliveries: m.Deliveries, Time: q.now(),
 	})
@@ -169,14 +238,14 @@ func (q *Memory) Unacked() []Delivery {
 	var out []Delivery
 	for _, m := range q.ready[q.readyAt:] {
 		out = append(out, m.Delivery)
-		delete(q.held, m.ID)
+		q.forget(m.ID)
 	}
 	q.ready, q.readyAt = nil, 0
 	for _, m := range q.leased {
 		out = append(out, m.Delivery)
-		delete(q.held, m.ID)
+		q.forget(m.ID)
 	}
-	clear(q.leased)
+	q.leased, q.leasedPeak = make(map[string]*Message), 0
 	return out
 }
 
@@ -198,7 +267,7 @@ func (q *Memory) Replay(_ context.Context, key string) error {
 		return ErrNotFound
 	}
 	d := q.dead[i]
-	q.dead = append(q.dead[:i], q.dead[i+1:]...)
+	q.removeDead(i)
 	q.push(&Message{Delivery: d.Delivery, Key: d.Key})
 	return nil
 }
@@ -211,8 +280,8 @@ func (q *Memory) Discard(_ context.Context, key string) error {
 	if i < 0 {
 		return ErrNotFound
 	}
-	delete(q.held, q.dead[i].ID)
-	q.dead = append(q.dead[:i], q.dead[i+1:]...)
+	q.forget(q.dead[i].ID)
+	q.removeDead(i)
 	return nil
 }
 

@@ -10,8 +10,10 @@
 //   - NewMemory, in this package: in the receiver's memory. It is not
 //     durable: a crash of the process loses what it holds, although it had
 //     been acknowledged to the platform. It loses nothing on an error or a
-//     panic, nor on a shutdown that leaves the running events the time they
-//     need. Use it where that trade is acceptable, or in tests.
+//     panic, nor on a shutdown: AsyncHandler's Shutdown hands back what it
+//     could not finish, but for the events whose processing is still
+//     running at the end of its grace. Its storage follows its backlog. Use
+//     it where that trade is acceptable, or in tests.
 //   - webhooks/redisqueue: a Redis stream with a consumer group, durable as
 //     Redis is; several receivers share one stream, and the events of a
 //     receiver that crashed are taken over by another. Its hand-outs are
