@@ -42,9 +42,22 @@
 // docs/webhooks.md, which gives the guarantees as the fault tests show
 // them).
 //
+// A touch that comes after its own hand-out dead-lettered the entry (the
+// heartbeat beating once more before the worker lets go) finds the event's
+// record naming that hand-out and succeeds: it is no lost claim.
+//
 // The dead-letter stream is read with DeadLetters; Replay moves a dead
-// letter back into the stream, and Discard deletes it. Stats counts what
-// the queue did to keep its promises.
+// letter back into the stream, and Discard deletes it, each in one script
+// that records its work under a token of the call for ten minutes, so that
+// the same call sent again by go-redis after a lost reply answers success
+// rather than queue.ErrNotFound; a later, separate call for the same key
+// answers queue.ErrNotFound.
+//
+// Every process start adds a consumer to the group. A consumer idle longer
+// than WithConsumerIdle's bound (default DefaultConsumerIdle) and holding
+// no entry is removed, its check and removal in one script, so that no
+// pending entry is dropped with it. Stats counts what the queue did to keep
+// its promises.
 package redisqueue
 
 import (
