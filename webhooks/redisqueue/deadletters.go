@@ -2,6 +2,7 @@ package redisqueue
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"strconv"
 	"time"
@@ -36,10 +37,24 @@ func (q *Queue) DeadLetters(ctx context.Context, limit int) ([]queue.DeadLetter,
 	return out, nil
 }
 
+// moveMemory is how long Replay and Discard remember their own work under
+// the dead letter's key: longer than go-redis takes to send a command again
+// after a lost reply (its retries and their backoff, a few seconds).
+const moveMemory = 10 * time.Minute
+
+// moveKey is the key under which Replay and Discard record what they did
+// to the dead letter key; it shares the stream's slot, like the records.
+func (q *Queue) moveKey(key string) string { return q.records + ":moved:" + key }
+
 // Replay implements queue.DeadLetterList: the dead letter becomes a new
 // entry of the stream, atomically, and is processed like a new delivery.
+// The script is safe to run twice: when go-redis sends it again after a
+// lost reply, the second run finds the move recorded under this call's
+// token and answers success. A later call for the same key answers
+// queue.ErrNotFound, as for any key that is no dead letter.
 func (q *Queue) Replay(ctx context.Context, key string) error {
-	n, err := q.scripts.replay.Run(ctx, q.rdb, []string{q.stream, q.dead}, key).Int()
+	n, err := q.scripts.replay.Run(ctx, q.rdb, []string{q.stream, q.dead, q.moveKey(key)},
+		key, rand.Text(), moveMemory.Milliseconds()).Int()
 	switch {
 	case err != nil:
 		return fmt.Errorf("redisqueue: replay %s: %w", key, err)
@@ -49,10 +64,12 @@ func (q *Queue) Replay(ctx context.Context, key string) error {
 	return nil
 }
 
-// Discard implements queue.DeadLetterList (XDEL on the dead-letter
-// stream).
+// Discard implements queue.DeadLetterList: one script deletes the dead
+// letter (XDEL) and, like Replay's, answers success when go-redis sends it
+// again after a lost reply; a later call answers queue.ErrNotFound.
 func (q *Queue) Discard(ctx context.Context, key string) error {
-	n, err := q.rdb.XDel(ctx, q.dead, key).Result()
+	n, err := q.scripts.discard.Run(ctx, q.rdb, []string{q.dead, q.moveKey(key)},
+		key, rand.Text(), moveMemory.Milliseconds()).Int()
 	switch {
 	case err != nil:
 		return fmt.Errorf("redisqueue: discard %s: %w", key, err)

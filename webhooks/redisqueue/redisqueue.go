@@ -42,9 +42,22 @@
 // docs/webhooks.md, which gives the guarantees as the fault tests show
 // them).
 //
+// A touch that comes after its own hand-out dead-lettered the entry (the
+// heartbeat beating once more before the worker lets go) finds the event's
+// record naming that hand-out and succeeds: it is no lost claim.
+//
 // The dead-letter stream is read with DeadLetters; Replay moves a dead
-// letter back into the stream, and Discard deletes it. Stats counts what
-// the queue did to keep its promises.
+// letter back into the stream, and Discard deletes it, each in one script
+// that records its work under a token of the call for ten minutes, so that
+// the same call sent again by go-redis after a lost reply answers success
+// rather than queue.ErrNotFound; a later, separate call for the same key
+// answers queue.ErrNotFound.
+//
+// Every process start adds a consumer to the group. A consumer idle longer
+// than WithConsumerIdle's bound (default DefaultConsumerIdle) and holding
+// no entry is removed, its check and removal in one script, so that no
+// pending entry is dropped with it. Stats counts what the queue did to keep
+// its promises.
 package redisqueue
 
 import (
@@ -91,7 +104,7 @@ type Queue struct {
 	stream, dead, group, me  string
 	records                  string // start of the event records' keys
 	visibility, block, sweep time.Duration
-	window                   time.Duration
+	window, consumerIdle     time.Duration
 	logger                   *slog.Logger
 	scripts                  scripts
 	stats                    counters
@@ -127,10 +140,13 @@ type Stats struct {
 	// EnqueuesSkipped counts enqueues that added nothing, because the event
 	// id was already recorded within the idempotency window.
 	EnqueuesSkipped uint64
+	// ConsumersRemoved counts consumers removed from the group because they
+	// were idle past the bound and held no entry (WithConsumerIdle).
+	ConsumersRemoved uint64
 }
 
 type counters struct {
-	groupsRecreated, takenOver, lostClaims, duplicatesSkipped, enqueuesSkipped atomic.Uint64
+	groupsRecreated, takenOver, lostClaims, duplicatesSkipped, enqueuesSkipped, consumersRemoved atomic.Uint64
 }
 
 // Option configures a Queue.
@@ -206,7 +222,8 @@ func New(ctx context.Context, client redis.UniversalClient, opts ...Option) (*Qu
 		rdb: client, stream: DefaultStream, dead: DefaultDeadStream, group: DefaultGroup,
 		me:         fmt.Sprintf("%s-%d-%s", host, os.Getpid(), rand.Text()[:8]),
 		visibility: DefaultVisibilityTimeout, block: DefaultBlock, window: DefaultIdempotencyWindow,
-		logger: slog.Default(), scripts: newScripts(), cursor: "0-0",
+		consumerIdle: DefaultConsumerIdle,
+		logger:       slog.Default(), scripts: newScripts(), cursor: "0-0",
 	}
 	q.closing, q.close = context.WithCancel(context.Background())
 	for _, o := range opts {
@@ -217,8 +234,9 @@ func New(ctx context.Context, client redis.UniversalClient, opts ...Option) (*Qu
 		return nil, errors.New("redisqueue: stream, dead-letter stream, group and consumer need names")
 	case q.stream == q.dead:
 		return nil, errors.New("redisqueue: the dead-letter stream must differ from the stream")
-	case q.visibility < time.Millisecond || q.block < time.Millisecond || q.window < time.Millisecond:
-		return nil, errors.New("redisqueue: visibility timeout, block and idempotency window must be at least 1ms")
+	case q.visibility < time.Millisecond || q.block < time.Millisecond || q.window < time.Millisecond ||
+		q.consumerIdle < time.Millisecond:
+		return nil, errors.New("redisqueue: visibility timeout, block, idempotency window and consumer idle bound must be at least 1ms")
 	}
 	if err := checkSlots(client, q.stream, q.dead); err != nil {
 		return nil, err
@@ -235,6 +253,7 @@ func New(ctx context.Context, client redis.UniversalClient, opts ...Option) (*Qu
 	if _, err := q.createGroup(ctx); err != nil {
 		return nil, err
 	}
+	q.pruneQuietly(ctx)
 	return q, nil
 }
 
@@ -281,6 +300,7 @@ func (q *Queue) Stats() Stats {
 		LostClaims:        q.stats.lostClaims.Load(),
 		DuplicatesSkipped: q.stats.duplicatesSkipped.Load(),
 		EnqueuesSkipped:   q.stats.enqueuesSkipped.Load(),
+		ConsumersRemoved:  q.stats.consumersRemoved.Load(),
 	}
 }
 
@@ -378,6 +398,9 @@ func (q *Queue) takeOver(ctx context.Context) (*queue.Message, error) {
 		q.sweptUntil = time.Now().Add(q.sweep)
 	}
 	q.mu.Unlock()
+	if next == "0-0" {
+		q.pruneQuietly(ctx)
+	}
 	if len(msgs) == 0 {
 		return nil, nil
 	}
@@ -438,11 +461,14 @@ func delivery(v map[string]any) queue.Delivery {
 
 // Touch implements queue.Queue: when the entry is still pending to this
 // consumer with the delivery count of m's hand-out, one script resets its
-// idle time, so that no other receiver takes it over; otherwise Touch
-// returns queue.ErrClaimLost and changes nothing. Other errors say only
-// that Redis could not be asked.
+// idle time, so that no other receiver takes it over. When m's own hand-out
+// dead-lettered the entry already (a heartbeat beating once more before the
+// worker lets go), Touch returns nil and changes nothing: no claim was lost.
+// Otherwise it returns queue.ErrClaimLost and changes nothing. Other errors
+// say only that Redis could not be asked.
 func (q *Queue) Touch(ctx context.Context, m *queue.Message) error {
-	ok, err := q.scripts.touch.Run(ctx, q.rdb, []string{q.stream}, q.group, q.me, m.Key, m.Deliveries).Int()
+	ok, err := q.scripts.touch.Run(ctx, q.rdb, []string{q.stream, q.recordKey(m.ID)},
+		q.group, q.me, m.Key, m.Deliveries).Int()
 	switch {
 	case err != nil:
 		return fmt.Errorf("redisqueue: touch %s: %w", m.Key, err)

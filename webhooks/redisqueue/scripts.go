@@ -9,9 +9,12 @@ import "github.com/redis/go-redis/v9"
 // stream's hash tag (keys.go), so the scripts run on Redis Cluster too.
 //
 // An event's record is one string key per event id: "queued" from the
-// enqueue, "done" from the acknowledgement, "dead:<entry>" from the dead
-// letter, expiring after the idempotency window. Any record makes a later
-// enqueue of the id add nothing; only "done" makes a hand-out skip fn.
+// enqueue, "done" from the acknowledgement, "dead:<entry>:<count>:<consumer>"
+// from the dead letter (naming the hand-out that wrote it), expiring after
+// the idempotency window. Any record makes a later enqueue of the id add
+// nothing; only "done" makes a hand-out skip fn. Replay and Discard record
+// their own work under the dead letter's key for a short while (moveMemory),
+// so that a re-sent run of the same call answers as the first did.
 
 // enqueueSrc adds the event ARGV[2..4] (id, type, body) to the stream
 // KEYS[1] unless its record KEYS[2] exists, and then sets the record for
@@ -54,8 +57,14 @@ return p[4]`
 // touchSrc extends the hand-out of entry ARGV[3] to consumer ARGV[2] with
 // delivery count ARGV[4]: when the entry is still pending to that consumer
 // with that count, it resets the entry's idle time (XCLAIM JUSTID, which
-// does not count a delivery) and returns 1; otherwise 0: the claim is lost.
-const touchSrc = pendingSrc + `if p == nil or p[2] ~= ARGV[2] or p[4] ~= tonumber(ARGV[4]) then return 0 end
+// does not count a delivery) and returns 1. When the entry is gone and the
+// event's record KEYS[2] says this very hand-out dead-lettered it (the
+// heartbeat beating once more before the worker lets go), it returns 2:
+// nothing to keep, but no claim lost. Otherwise 0: the claim is lost.
+const touchSrc = pendingSrc + `if p == nil or p[2] ~= ARGV[2] or p[4] ~= tonumber(ARGV[4]) then
+  if p == nil and redis.call("GET", KEYS[2]) == "dead:" .. ARGV[3] .. ":" .. ARGV[4] .. ":" .. ARGV[2] then return 2 end
+  return 0
+end
 redis.call("XCLAIM", KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], "JUSTID")
 return 1`
 
@@ -72,36 +81,56 @@ return 1`
 // deadLetterSrc moves entry ARGV[3] to the dead-letter stream KEYS[2] with
 // the fields ARGV[6..] when it is still pending to consumer ARGV[2] with
 // delivery count ARGV[4], records in the event's record KEYS[3] (for ARGV[5]
-// ms) that this entry was dead-lettered, and returns 1. Otherwise it
-// returns 1 when the record says this very entry was dead-lettered (a
-// re-sent run whose first reply was lost), else 0, changing nothing: the
-// entry is no longer this hand-out's.
-const deadLetterSrc = pendingSrc + `if p == nil or p[2] ~= ARGV[2] or p[4] ~= tonumber(ARGV[4]) then
-  if redis.call("GET", KEYS[3]) == "dead:" .. ARGV[3] then return 1 end
+// ms) that this hand-out dead-lettered the entry ("dead:<entry>:<count>:
+// <consumer>"), and returns 1. Otherwise it returns 1 when the record names
+// this very hand-out (a re-sent run whose first reply was lost), else 0,
+// changing nothing: the entry is no longer this hand-out's.
+const deadLetterSrc = pendingSrc + `local mark = "dead:" .. ARGV[3] .. ":" .. ARGV[4] .. ":" .. ARGV[2]
+if p == nil or p[2] ~= ARGV[2] or p[4] ~= tonumber(ARGV[4]) then
+  if redis.call("GET", KEYS[3]) == mark then return 1 end
   return 0
 end
 local f = {}
 for i = 6, #ARGV do f[#f + 1] = ARGV[i] end
 redis.call("XADD", KEYS[2], "*", unpack(f))
-redis.call("SET", KEYS[3], "dead:" .. ARGV[3], "PX", ARGV[5])
+redis.call("SET", KEYS[3], mark, "PX", ARGV[5])
 redis.call("XACK", KEYS[1], ARGV[1], ARGV[3])
 redis.call("XDEL", KEYS[1], ARGV[3])
 return 1`
 
 // replaySrc moves the dead letter ARGV[1] from KEYS[2] back into KEYS[1]
-// as a new entry, atomically; it returns 0 when there is no such entry.
+// as a new entry, atomically, and records the move in KEYS[3] as
+// "replayed:<ARGV[2]>" for ARGV[3] ms, ARGV[2] being the token of this call;
+// it returns 1. When there is no such dead letter it returns 1 if KEYS[3]
+// records this very call's move (a re-sent run whose first reply was lost),
+// else 0.
 const replaySrc = `local e = redis.call("XRANGE", KEYS[2], ARGV[1], ARGV[1])
-if #e == 0 then return 0 end
+if #e == 0 then
+  if redis.call("GET", KEYS[3]) == "replayed:" .. ARGV[2] then return 1 end
+  return 0
+end
 local f, v = e[1][2], {}
 for i = 1, #f, 2 do v[f[i]] = f[i + 1] end
 redis.call("XADD", KEYS[1], "*", "id", v["id"] or "", "type", v["type"] or "", "body", v["body"] or "")
 redis.call("XDEL", KEYS[2], ARGV[1])
+redis.call("SET", KEYS[3], "replayed:" .. ARGV[2], "PX", ARGV[3])
+return 1`
+
+// discardSrc deletes the dead letter ARGV[1] from KEYS[1] and records the
+// deletion in KEYS[2] as "discarded:<ARGV[2]>" for ARGV[3] ms; it returns 1.
+// When there is no such dead letter it returns 1 if KEYS[2] records this
+// very call's deletion (a re-sent run), else 0.
+const discardSrc = `if redis.call("XDEL", KEYS[1], ARGV[1]) == 0 then
+  if redis.call("GET", KEYS[2]) == "discarded:" .. ARGV[2] then return 1 end
+  return 0
+end
+redis.call("SET", KEYS[2], "discarded:" .. ARGV[2], "PX", ARGV[3])
 return 1`
 
 // scripts are the queue's scripts, loaded lazily by go-redis (EVALSHA,
 // then EVAL when Redis does not know the script, as after a restart).
 type scripts struct {
-	enqueue, handout, touch, ack, deadLetter, replay *redis.Script
+	enqueue, handout, touch, ack, deadLetter, replay, discard, prune *redis.Script
 }
 
 func newScripts() scripts {
@@ -112,5 +141,7 @@ func newScripts() scripts {
 		ack:        redis.NewScript(ackSrc),
 		deadLetter: redis.NewScript(deadLetterSrc),
 		replay:     redis.NewScript(replaySrc),
+		discard:    redis.NewScript(discardSrc),
+		prune:      redis.NewScript(pruneSrc),
 	}
 }
