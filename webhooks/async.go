@@ -336,6 +336,7 @@ func (a *AsyncHandler) settle(m *queue.Message, l *lease, err error, attempt int
 	switch {
 	case err == nil:
 		l.ack()
+		a.v.complete(a.ctx, m.ID) // for Handler's duplicates (complete.go)
 		return finished
 	case l.lost():
 		a.v.logger.LogAttrs(context.Background(), slog.LevelWarn,

@@ -420,12 +420,16 @@ func TestAsyncShutdownKeepsRunningEvent(t *testing.T) {
 		t.Fatalf("Shutdown error %q does not name the running event %s", err, running)
 	}
 	h := v.Handler(func(context.Context, *webhooks.Event) error { return nil })
-	if w := deliver(t, h, http.MethodPost, signed(running, webhooks.CaseFileCompleted, vecBody), vecBody); w.Code != http.StatusOK {
-		t.Fatalf("redelivery of the running event: %d; want 200, a duplicate: its claim is kept", w.Code)
+	if w := deliver(t, h, http.MethodPost, signed(running, webhooks.CaseFileCompleted, vecBody), vecBody); w.Code != http.StatusConflict {
+		t.Fatalf("redelivery of the running event: %d; want 409, a duplicate still in flight: its claim is kept", w.Code)
 	}
 	close(finish)
 	<-finished
 	waitFor(t, func() bool { return q.acks.Load() == 1 })
+	// Acknowledged, so complete: a duplicate now.
+	waitFor(t, func() bool {
+		return deliver(t, h, http.MethodPost, signed(running, webhooks.CaseFileCompleted, vecBody), vecBody).Code == http.StatusOK
+	})
 }
 
 // idempotentQueue is a memory queue that says its Enqueue is idempotent,

@@ -44,7 +44,7 @@ var ErrInvalidClaim = errors.New("webhooks: claim needs an id and a positive ttl
 // Size it for the deliveries expected within the claim ttl (twice the
 // verifier's tolerance): an id evicted before its ttl passes can be replayed.
 //
-// The store also implements Extender.
+// The store also implements Extender and Completer.
 func NewMemoryDedup(maxEntries int) DedupStore {
 	return newMemoryDedup(maxEntries, time.Now)
 }
@@ -75,7 +75,8 @@ type claim struct {
 	id      string
 	expires time.Time
 	elem    *list.Element
-	index   int // in expiry
+	index   int  // in expiry
+	done    bool // Complete marked it (complete.go)
 }
 
 // Claim implements DedupStore.

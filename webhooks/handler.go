@@ -21,26 +21,37 @@ const releaseTimeout = 10 * time.Second
 //   - 413 when the body exceeds the limit (WithMaxBodyBytes, default 1 MiB);
 //   - 400 with a generic body when verification fails (the reason is
 //     logged, see WithLogger);
-//   - 200 to a duplicate, without calling fn (any other status would make
-//     the platform retry it for hours);
+//   - 200 to a duplicate whose event is finished, without calling fn (any
+//     other status would make the platform retry it for hours);
+//   - 409 to a duplicate whose first delivery is still being processed,
+//     when the DedupStore is a Completer (both of this module's are): the
+//     platform re-sends it, and the re-send is answered 200 once fn has
+//     succeeded, or processed when fn failed. With a store that is not a
+//     Completer such a duplicate is answered 200 too, and the event is lost
+//     if that first run then fails;
 //   - 500 when the DedupStore fails, or when fn fails or panics: the claim
 //     on the event id is then released, so the platform's retry is
 //     processed;
-//   - 204 when fn succeeds.
+//   - 204 when fn succeeds, once the claim is marked complete.
 //
 // It is the simple default: the platform gets its 2xx only once fn has
 // succeeded. The platform waits at most 1 second for an answer; when fn can
 // be slow use AsyncHandler.
 func (v *Verifier) Handler(fn func(context.Context, *Event) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ev, _ := v.accept(w, r, false)
-		if ev == nil {
+		ev, dup := v.accept(w, r, true)
+		switch {
+		case ev == nil:
+			return
+		case dup:
+			v.answerDuplicate(w, r, ev.ID)
 			return
 		}
 		if err := v.run(r.Context(), fn, ev); err != nil {
 			http.Error(w, "event processing failed", http.StatusInternalServerError)
 			return
 		}
+		v.complete(r.Context(), ev.ID)
 		w.WriteHeader(http.StatusNoContent)
 	})
 }

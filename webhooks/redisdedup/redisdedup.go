@@ -78,6 +78,7 @@ type Store struct {
 	client  redis.UniversalClient
 	prefix  string
 	release *redis.Script
+	done    *redis.Script // completeSrc (complete.go)
 	now     func() time.Time
 
 	mu     sync.Mutex
@@ -125,6 +126,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 		client:  client,
 		prefix:  DefaultPrefix,
 		release: redis.NewScript(releaseSrc),
+		done:    redis.NewScript(completeSrc),
 		now:     time.Now,
 		claims:  make(map[string]*record),
 	}

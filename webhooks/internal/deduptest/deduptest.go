@@ -45,6 +45,7 @@ func Run(t *testing.T, newSubject func(t *testing.T) Subject) {
 		{"ConcurrentClaimsOneWinner", testConcurrent},
 		{"InvalidClaim", testInvalid},
 		{"Extend", testExtend},
+		{"Complete", testComplete},
 	}
 	if newSubject(t).Peer != nil {
 		tests = append(tests, test{"Peer", testPeer})
