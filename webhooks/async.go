@@ -97,6 +97,7 @@ type AsyncHandler struct {
 	q      queue.Queue
 	leaser queue.Leaser // q's, when its hand-outs are leases
 	idem   bool         // q's Enqueue is keyed by the event id
+	claims bool         // delivery ids are claimed in the DedupStore (enqueueIsDedup)
 	cfg    asyncConfig
 	ctx    context.Context // of fn; cancelled when Shutdown gives up
 	cancel context.CancelFunc
@@ -132,11 +133,17 @@ type AsyncHandler struct {
 // and it is not dead-lettered here.
 // A failed acknowledgement is retried while the worker holds the claim.
 //
-// When q's Enqueue is idempotent (queue.Idempotent, as redisqueue's is), a
-// duplicate delivery is enqueued too before it is answered 200: its first
-// delivery may still be storing the event, and may fail; the 2xx then says
-// that the event is stored, whichever delivery stored it. With any other
-// queue a duplicate is answered 200 at once, as by Handler.
+// When q's Enqueue is idempotent (queue.Idempotent, as redisqueue's is)
+// for at least the claim's ttl (twice the Verifier's tolerance; redisqueue
+// remembers ids for 31 hours), the enqueue is the dedup: no event id is
+// claimed in the DedupStore, every delivery is enqueued and answered 202
+// once q has it (a duplicate adds nothing), and the ack path makes one
+// round trip to the queue and none to the store. With a shorter window the
+// id is claimed, and a duplicate delivery is enqueued too before it is
+// answered 200: its first delivery may still be storing the event, and may
+// fail; the 2xx then says that the event is stored, whichever delivery
+// stored it. With any other queue the id is claimed and a duplicate is
+// answered 200 at once. Verify always claims.
 //
 // What the 202 is worth is q's durability: with webhooks/redisqueue, an
 // event survives a crash of the receiver; with queue.NewMemory, a crash
@@ -162,6 +169,7 @@ func (v *Verifier) AsyncHandler(q queue.Queue, fn func(context.Context, *Event) 
 		done: make(chan struct{})}
 	a.leaser, _ = q.(queue.Leaser)
 	_, a.idem = q.(queue.Idempotent)
+	a.claims = v.dedup != nil && !enqueueIsDedup(q, v.claimTTL())
 	a.ctx, a.cancel = context.WithCancel(cfg.base)
 	var wg sync.WaitGroup
 	for range cfg.workers {
@@ -184,7 +192,7 @@ func (a *AsyncHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		unavailable(w, "shutting down")
 		return
 	}
-	ev, dup := a.v.accept(w, r, a.idem)
+	ev, dup := a.v.accept(w, r, a.idem, a.claims)
 	if ev == nil {
 		return
 	}
@@ -207,9 +215,18 @@ func (a *AsyncHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.String("event_id", ev.ID), slog.String("error", err.Error()))
 		http.Error(w, "cannot store event, retry later", http.StatusInternalServerError)
 	}
-	if !dup { // a duplicate's claim is its first delivery's
+	if a.claims && !dup { // a duplicate's claim is its first delivery's
 		a.v.release(r.Context(), ev.ID)
 	}
+}
+
+// enqueueIsDedup reports whether q's Enqueue does the DedupStore's work:
+// it is keyed by the event id (queue.Idempotent) and remembers an id for at
+// least claimTTL, so that it absorbs every duplicate a claim would refuse,
+// and the claim, one more round trip per delivery, is dropped.
+func enqueueIsDedup(q queue.Queue, claimTTL time.Duration) bool {
+	iq, ok := q.(queue.Idempotent)
+	return ok && iq.IdempotencyWindow() >= claimTTL
 }
 
 func unavailable(w http.ResponseWriter, why string) {
@@ -278,7 +295,7 @@ func (a *AsyncHandler) process(m *queue.Message) {
 		// Retried, or taken over: the claim may have run out meanwhile. It is
 		// extended only once the run is recorded, so that a Shutdown that
 		// hands m back, and releases its claim, does so after.
-		if attempt > 1 || m.Deliveries > 1 {
+		if a.claims && (attempt > 1 || m.Deliveries > 1) {
 			a.v.extend(a.ctx, m.ID)
 		}
 		err := a.v.call(l.ctx, a.fn, ev)
@@ -336,7 +353,9 @@ func (a *AsyncHandler) settle(m *queue.Message, l *lease, err error, attempt int
 	switch {
 	case err == nil:
 		l.ack()
-		a.v.complete(a.ctx, m.ID) // for Handler's duplicates (complete.go)
+		if a.claims {
+			a.v.complete(a.ctx, m.ID) // for Handler's duplicates (complete.go)
+		}
 		return finished
 	case l.lost():
 		a.v.logger.LogAttrs(context.Background(), slog.LevelWarn,
@@ -425,7 +444,9 @@ func (a *AsyncHandler) deadLetter(m *queue.Message, l *lease, reason string) {
 	a.v.logger.LogAttrs(ctx, slog.LevelError, "webhooks: event dead-lettered",
 		slog.String("event_id", m.ID), slog.String("event_type", m.Type),
 		slog.String("queue_key", m.Key), slog.String("reason", reason))
-	a.v.release(ctx, m.ID)
+	if a.claims {
+		a.v.release(ctx, m.ID)
+	}
 }
 
 // notDeadLettered logs a dead letter refused because the entry is no longer

@@ -439,9 +439,15 @@ type idempotentQueue struct {
 	*queue.Memory
 	entered, release chan struct{}
 	calls            atomic.Int32
+	window           time.Duration // time.Hour when 0
 }
 
-func (q *idempotentQueue) IdempotencyWindow() time.Duration { return time.Hour }
+func (q *idempotentQueue) IdempotencyWindow() time.Duration {
+	if q.window == 0 {
+		return time.Hour
+	}
+	return q.window
+}
 
 func (q *idempotentQueue) Enqueue(ctx context.Context, d queue.Delivery) error {
 	if q.calls.Add(1) == 1 {
@@ -454,28 +460,40 @@ func (q *idempotentQueue) Enqueue(ctx context.Context, d queue.Delivery) error {
 
 // The platform gave up on a delivery whose enqueue hangs, and sent it
 // again: the second delivery is a duplicate, but with an idempotent queue
-// it is enqueued before its 200, so the event is stored although the first
-// delivery's enqueue then fails. fn runs once.
+// it is enqueued before its 2xx, so the event is stored although the first
+// delivery's enqueue then fails. fn runs once. With a window at least the
+// claim's ttl (10 minutes here) no id is claimed and the re-send is
+// answered 202 like any delivery; with a shorter one it is claimed, found a
+// duplicate, and answered 200.
 func TestAsyncDuplicateIsStoredBeforeItsAnswer(t *testing.T) {
 	t.Parallel()
-	q := &idempotentQueue{Memory: queue.NewMemory(4), entered: make(chan struct{}), release: make(chan struct{})}
-	var calls atomic.Int32
-	a := newVerifier(t).AsyncHandler(q, func(context.Context, *webhooks.Event) error {
-		calls.Add(1)
-		return nil
-	})
-	first := make(chan int)
-	go func() { first <- deliver(t, a, http.MethodPost, vecHeaders(), vecBody).Code }()
-	<-q.entered
-	if w := deliver(t, a, http.MethodPost, vecHeaders(), vecBody); w.Code != http.StatusOK {
-		t.Fatalf("re-sent delivery: %d; want 200 once stored", w.Code)
-	}
-	close(q.release)
-	if code := <-first; code != http.StatusInternalServerError {
-		t.Fatalf("first delivery: %d; want 500, its enqueue failed", code)
-	}
-	shutdown(t, a)
-	if calls.Load() != 1 {
-		t.Fatalf("fn ran %d times; want once: the 200 promised the event was stored", calls.Load())
+	for _, tt := range []struct {
+		window time.Duration
+		code   int
+	}{{time.Hour, http.StatusAccepted}, {time.Minute, http.StatusOK}} {
+		t.Run(tt.window.String(), func(t *testing.T) {
+			t.Parallel()
+			q := &idempotentQueue{Memory: queue.NewMemory(4), entered: make(chan struct{}), release: make(chan struct{}),
+				window: tt.window}
+			var calls atomic.Int32
+			a := newVerifier(t).AsyncHandler(q, func(context.Context, *webhooks.Event) error {
+				calls.Add(1)
+				return nil
+			})
+			first := make(chan int)
+			go func() { first <- deliver(t, a, http.MethodPost, vecHeaders(), vecBody).Code }()
+			<-q.entered
+			if w := deliver(t, a, http.MethodPost, vecHeaders(), vecBody); w.Code != tt.code {
+				t.Fatalf("re-sent delivery: %d; want %d once stored", w.Code, tt.code)
+			}
+			close(q.release)
+			if code := <-first; code != http.StatusInternalServerError {
+				t.Fatalf("first delivery: %d; want 500, its enqueue failed", code)
+			}
+			shutdown(t, a)
+			if calls.Load() != 1 {
+				t.Fatalf("fn ran %d times; want once: the 2xx promised the event was stored", calls.Load())
+			}
+		})
 	}
 }

@@ -39,7 +39,7 @@ const releaseTimeout = 10 * time.Second
 // be slow use AsyncHandler.
 func (v *Verifier) Handler(fn func(context.Context, *Event) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ev, dup := v.accept(w, r, true)
+		ev, dup := v.accept(w, r, true, true)
 		switch {
 		case ev == nil:
 			return
@@ -56,11 +56,11 @@ func (v *Verifier) Handler(fn func(context.Context, *Event) error) http.Handler 
 	})
 }
 
-// accept reads and verifies a delivery. When it returns no event it has
-// answered the request. A duplicate is answered 200, unless keepDup: then
-// accept returns its event with dup true and leaves the answer to the
-// caller.
-func (v *Verifier) accept(w http.ResponseWriter, r *http.Request, keepDup bool) (ev *Event, dup bool) {
+// accept reads and verifies a delivery, claiming its event id when claim.
+// When it returns no event it has answered the request. A duplicate is
+// answered 200, unless keepDup: then accept returns its event with dup true
+// and leaves the answer to the caller.
+func (v *Verifier) accept(w http.ResponseWriter, r *http.Request, keepDup, claim bool) (ev *Event, dup bool) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -76,7 +76,7 @@ func (v *Verifier) accept(w http.ResponseWriter, r *http.Request, keepDup bool) 
 		}
 		return nil, false
 	}
-	verified, err := v.verify(r.Context(), r.Header, body)
+	verified, err := v.verify(r.Context(), r.Header, body, claim)
 	switch {
 	case err == nil:
 		return verified, false

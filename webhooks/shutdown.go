@@ -165,7 +165,9 @@ func (a *AsyncHandler) handBack(ctx context.Context, running map[string]bool) []
 		if running[d.ID] {
 			continue // in hand: its outcome is logged when fn returns
 		}
-		a.v.release(ctx, d.ID)
+		if a.claims {
+			a.v.release(ctx, d.ID)
+		}
 		ev, _, derr := decodeEvent(d.ID, EventType(d.Type), d.Body)
 		if derr != nil {
 			ev = &Event{ID: d.ID, Type: EventType(d.Type), Raw: d.Body}

@@ -164,7 +164,7 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 // platform's retry is accepted. The returned Event's Raw shares memory with
 // body.
 func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Event, error) {
-	ev, err := v.verify(ctx, h, body)
+	ev, err := v.verify(ctx, h, body, true)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +173,9 @@ func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Eve
 
 // verify is Verify, except that it also returns the event with
 // ErrDuplicateEvent: a duplicate is a verified delivery whose id was
-// claimed before.
-func (v *Verifier) verify(ctx context.Context, h http.Header, body []byte) (*Event, error) {
+// claimed before. Without claim it claims nothing and finds no duplicate
+// (AsyncHandler on a queue whose Enqueue is the dedup, async.go).
+func (v *Verifier) verify(ctx context.Context, h http.Header, body []byte, claim bool) (*Event, error) {
 	var sig signature
 	sigValue, _ := headerValue(h, SignatureHeader)
 	if err := parseSignature(sigValue, &sig); err != nil {
@@ -196,7 +197,7 @@ func (v *Verifier) verify(ctx context.Context, h http.Header, body []byte) (*Eve
 	if err := checkBinding(ev); err != nil {
 		return nil, err
 	}
-	if v.dedup != nil {
+	if v.dedup != nil && claim {
 		ok, err := v.dedup.Claim(ctx, id, v.claimTTL())
 		if err != nil {
 			return nil, fmt.Errorf("webhooks: claim event id: %w", err)
