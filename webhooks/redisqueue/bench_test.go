@@ -31,13 +31,14 @@ const (
 
 // BenchmarkAckPath measures what the e-signing platform waits on when it
 // delivers a webhook to a receiver built with (*Verifier).AsyncHandler on
-// redisqueue and redisdedup: the signature verified, the event id claimed
-// (SET NX), the event enqueued (one Lua script: EXISTS, XADD, SET) and 202
-// answered. The floor is the least such a receiver can do: the same HMAC
+// redisqueue and redisdedup: the signature verified, the event enqueued
+// (one Lua script: EXISTS, XADD, SET) and 202 answered. The queue's enqueue
+// is idempotent for longer than the claim's ttl, so the handler makes no
+// dedup claim: one round trip per delivery. The floor is the least such a receiver can do: the same HMAC
 // verification (a Verifier with WithDedup(nil), calling Verify), one raw
 // XADD with go-redis, and 202. A third side, "plain", is what the receiver
-// did before its enqueue became a script: the same claim (redisdedup), then
-// one raw XADD; against it the script's own cost shows.
+// did before its enqueue became a script and the dedup: a redisdedup claim
+// (SET NX), then one raw XADD.
 //
 // b.N is the number of deliveries on each side. 64 goroutines send them
 // through ServeHTTP in process, each with its own event id; both sides run
