@@ -43,7 +43,10 @@
 //
 // Two handlers. Handler, the simple default, answers 2xx only once fn has
 // succeeded; when fn fails or panics it answers 500 and releases the claim,
-// so the platform's retry is processed. AsyncHandler answers 202 once the
+// so the platform's retry is processed. A duplicate is answered 200 only
+// once its event is finished: one whose first delivery's fn still runs is
+// answered 409, and re-sent by the platform, with a DedupStore that is a
+// Completer (both of this module's are). AsyncHandler answers 202 once the
 // event is stored in a queue.Queue (package webhooks/queue) and processes it
 // in a pool of workers: success acknowledges the entry, an error or a panic
 // is retried with backoff, and after WithMaxAttempts failures the event
@@ -59,7 +62,10 @@
 // included, with an error matching ErrHandedBack: read them whatever the
 // error. Runs still under way are named in a *ShutdownError and never
 // handed back. When the base context (WithBaseContext) ends, the handler
-// answers 503 and keeps what it holds for Shutdown. What the 202
+// answers 503 and keeps what it holds for Shutdown. With a queue whose
+// Enqueue is idempotent for at least the claim's ttl (queue.Idempotent, as
+// webhooks/redisqueue's is), AsyncHandler claims no event id: the enqueue
+// is the dedup. What the 202
 // is worth is the queue's durability: webhooks/redisqueue (a Redis stream
 // shared by a fleet of receivers) survives a crash of the receiver, and
 // with a persistent Redis a crash of Redis; queue.NewMemory, an explicit

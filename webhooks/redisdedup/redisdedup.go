@@ -47,6 +47,11 @@
 // claiming Store more than twice the ttl after its claim is a plain DEL.
 // Both need processing that outlives the claim (for a Verifier, twice its
 // tolerance); keep processing well within it.
+//
+// The Store is also a webhooks.Completer: Complete sets the key of its own
+// live claim to "done:" and the claim's token, keeping the ttl, so that a
+// Handler answers a redelivery 200 only once the event is finished
+// (complete.go).
 package redisdedup
 
 import (
