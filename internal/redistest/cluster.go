@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/signkit/signkit-go/internal/rediswait"
 )
 
 // ClusterNodeTimeout is the cluster-node-timeout of a Cluster: a primary
@@ -229,25 +231,7 @@ func (c *Cluster) MigrateSlot(ctx context.Context, key string, to *Server, pause
 }
 
 // Slot is the cluster slot of key (CRC16 of its hash tag, mod 16384).
-func Slot(key string) int {
-	if i := strings.IndexByte(key, '{'); i >= 0 {
-		if j := strings.IndexByte(key[i+1:], '}'); j > 0 {
-			key = key[i+1 : i+1+j]
-		}
-	}
-	var crc uint16
-	for i := 0; i < len(key); i++ {
-		crc ^= uint16(key[i]) << 8
-		for range 8 {
-			if crc&0x8000 != 0 {
-				crc = crc<<1 ^ 0x1021
-			} else {
-				crc <<= 1
-			}
-		}
-	}
-	return int(crc % 16384)
-}
+func Slot(key string) int { return rediswait.Slot(key) }
 
 func (s *Server) clusterSlots(ctx context.Context) ([]redis.ClusterSlot, error) {
 	cl := s.client()

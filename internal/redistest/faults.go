@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -121,4 +122,20 @@ func poll(ctx context.Context, what string, check func() error) error {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// StartReplicated starts a primary and its replica (replicaof), both with
+// appendonly yes and appendfsync always, and returns once the replica is in
+// sync. Both are stopped at cleanup.
+func StartReplicated(t testing.TB) (primary, replica *Server) {
+	t.Helper()
+	primary = StartServer(t, Options{AppendOnly: true, Args: []string{"--repl-diskless-sync-delay", "0"}})
+	host, port, _ := net.SplitHostPort(primary.Addr)
+	replica = StartServer(t, Options{AppendOnly: true, Args: []string{"--replicaof", host, port}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := WaitInSync(ctx, replica); err != nil {
+		t.Fatal(err)
+	}
+	return primary, replica
 }

@@ -39,7 +39,7 @@ func (q *Queue) DeadLetters(ctx context.Context, limit int) ([]queue.DeadLetter,
 // Replay implements queue.DeadLetterList: the dead letter becomes a new
 // entry of the stream, atomically, and is processed like a new delivery.
 func (q *Queue) Replay(ctx context.Context, key string) error {
-	n, err := q.scripts.replay.Run(ctx, q.rdb, []string{q.stream, q.dead}, key).Int()
+	n, err := q.run(ctx, q.scripts.replay, []string{q.stream, q.dead}, key).Int()
 	switch {
 	case err != nil:
 		return fmt.Errorf("redisqueue: replay %s: %w", key, err)
@@ -52,7 +52,7 @@ func (q *Queue) Replay(ctx context.Context, key string) error {
 // Discard implements queue.DeadLetterList (XDEL on the dead-letter
 // stream).
 func (q *Queue) Discard(ctx context.Context, key string) error {
-	n, err := q.rdb.XDel(ctx, q.dead, key).Result()
+	n, err := q.write(ctx, q.dead, "XDEL", q.dead, key).Int64()
 	switch {
 	case err != nil:
 		return fmt.Errorf("redisqueue: discard %s: %w", key, err)
