@@ -139,3 +139,14 @@ func StartReplicated(t testing.TB) (primary, replica *Server) {
 	}
 	return primary, replica
 }
+
+// WaitReplicaOf waits until s replicates primary with its link up, as a
+// killed or stalled primary does once it rejoins after a failover.
+func WaitReplicaOf(ctx context.Context, s, primary *Server) error {
+	return poll(ctx, s.Addr+" as a replica of "+primary.Addr, func() error {
+		if m, err := masterOf(ctx, s); err != nil || m != primary.Addr {
+			return fmt.Errorf("follows %q: %v", m, err)
+		}
+		return linkUp(ctx, s)
+	})
+}
