@@ -36,12 +36,12 @@ import (
 // run twice, and the 500s the platform got.
 
 const (
-	replEvents     = 400
-	replRate       = 100 // new events per second
+	replEvents = 400
+	replRate   = 100 // new events per second
 	// replWork is how long fn takes: the twelve workers handle 80 events a
 	// second, fewer than come, so that a backlog waits in the stream when
 	// the primary fails, as it does when a fleet falls behind.
-	replWork = 150 * time.Millisecond
+	replWork       = 150 * time.Millisecond
 	replWait       = 300 * time.Millisecond
 	replVisibility = time.Second
 )
@@ -292,12 +292,12 @@ func (r *replRun) post(client *http.Client, url string, i int) bool {
 	return false
 }
 
-// waitQuiet waits until fn has not run for three visibility timeouts
+// waitQuiet waits until fn has not run for two and a half visibility timeouts
 // (a late takeover would run within two), at most 60 s.
 func (r *replRun) waitQuiet() {
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		if time.Since(time.Unix(0, r.lastRun.Load())) > 3*replVisibility {
+		if time.Since(time.Unix(0, r.lastRun.Load())) > 5*replVisibility/2 {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
