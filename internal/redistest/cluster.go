@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"slices"
@@ -127,17 +128,13 @@ func (c *Cluster) Shard(ctx context.Context, key string) (primary, replica *Serv
 	slot := Slot(key)
 	var last error
 	for _, s := range c.Nodes {
-		slots, err := s.clusterSlots(ctx)
+		addr, err := s.slotPrimary(ctx, slot)
 		if err != nil {
 			last = err
 			continue
 		}
-		for _, r := range slots {
-			if r.Start <= slot && slot <= r.End && len(r.Nodes) > 0 {
-				primary = c.Node(r.Nodes[0].Addr)
-				return primary, c.replicaOf(ctx, primary), nil
-			}
-		}
+		primary = c.Node(addr)
+		return primary, c.replicaOf(ctx, primary), nil
 	}
 	return nil, nil, fmt.Errorf("no node says who serves slot %d: %v", slot, last)
 }
@@ -161,13 +158,12 @@ func (c *Cluster) WaitPrimary(ctx context.Context, s *Server, key string) error 
 			return fmt.Errorf("role %q: %v", role, err)
 		}
 		for _, n := range c.Nodes {
-			slots, err := n.clusterSlots(ctx)
-			if err != nil {
+			addr, err := n.slotPrimary(ctx, slot)
+			if errors.Is(err, errNoAnswer) {
 				continue // down or stalled
 			}
-			i := slices.IndexFunc(slots, func(r redis.ClusterSlot) bool { return r.Start <= slot && slot <= r.End })
-			if i < 0 || len(slots[i].Nodes) == 0 || slots[i].Nodes[0].Addr != s.Addr {
-				return fmt.Errorf("%s does not see it yet", n.Addr)
+			if addr != s.Addr {
+				return fmt.Errorf("%s does not see it yet (%q, %v)", n.Addr, addr, err)
 			}
 		}
 		return nil
@@ -233,10 +229,29 @@ func (c *Cluster) MigrateSlot(ctx context.Context, key string, to *Server, pause
 // Slot is the cluster slot of key (CRC16 of its hash tag, mod 16384).
 func Slot(key string) int { return rediswait.Slot(key) }
 
-func (s *Server) clusterSlots(ctx context.Context) ([]redis.ClusterSlot, error) {
+// errNoAnswer is slotPrimary's error when the node does not answer.
+var errNoAnswer = errors.New("no answer")
+
+// slotPrimary is the address of the healthy primary that s says serves
+// slot (CLUSTER SHARDS).
+func (s *Server) slotPrimary(ctx context.Context, slot int) (string, error) {
 	cl := s.client()
 	defer cl.Close()
-	return cl.ClusterSlots(ctx).Result()
+	shards, err := cl.ClusterShards(ctx).Result()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w: %v", s.Addr, errNoAnswer, err)
+	}
+	for _, sh := range shards {
+		if !slices.ContainsFunc(sh.Slots, func(r redis.SlotRange) bool { return r.Start <= int64(slot) && int64(slot) <= r.End }) {
+			continue
+		}
+		for _, n := range sh.Nodes {
+			if n.Role == "master" && n.Health == "online" {
+				return net.JoinHostPort(n.IP, strconv.FormatInt(n.Port, 10)), nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s: no healthy primary serves slot %d", s.Addr, slot)
 }
 
 func (s *Server) keysInSlot(ctx context.Context, slot int) ([]string, error) {

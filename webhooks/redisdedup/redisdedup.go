@@ -47,6 +47,10 @@
 // claiming Store more than twice the ttl after its claim is a plain DEL.
 // Both need processing that outlives the claim (for a Verifier, twice its
 // tolerance); keep processing well within it.
+//
+// On a replicated Redis (Cluster or Sentinel) a failover loses the claims
+// and releases its replica had not received; WithReplicas answers each
+// write only once n replicas have it (WAIT).
 package redisdedup
 
 import (

@@ -98,6 +98,12 @@ func TestWithReplicasWaits(t *testing.T) {
 	if !errors.Is(err, redisqueue.ErrNotReplicated) {
 		t.Fatalf("Enqueue with the replica stopped: %v; want ErrNotReplicated", err)
 	}
+	// The re-send of a recorded id changes nothing; without a write of its
+	// own the WAIT would count the stopped replica, which has everything
+	// before, and answer at once.
+	if err := q.Enqueue(ctx, queue.Delivery{ID: "e1", Type: "t", Body: []byte("{}")}); !errors.Is(err, redisqueue.ErrNotReplicated) {
+		t.Fatalf("re-sent Enqueue with the replica stopped: %v; want ErrNotReplicated", err)
+	}
 	if err := q.Ack(ctx, m2); !errors.Is(err, redisqueue.ErrNotReplicated) {
 		t.Fatalf("Ack with the replica stopped: %v; want ErrNotReplicated", err)
 	}
