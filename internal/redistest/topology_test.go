@@ -78,35 +78,6 @@ func TestClusterRig(t *testing.T) {
 	}
 }
 
-// TestSentinelFailover: the Sentinels promote the replica when the
-// primary is killed; a failover client follows.
-func TestSentinelFailover(t *testing.T) {
-	s := redistest.StartSentinel(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	rdb := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: redistest.SentinelMaster, SentinelAddrs: s.SentinelAddrs()})
-	defer rdb.Close()
-	if err := rdb.Set(ctx, "k", "v", 0).Err(); err != nil {
-		t.Fatal(err)
-	}
-	waitValue(ctx, t, s.Replica, "k", "v")
-	start := time.Now()
-	s.Primary.Kill()
-	if err := s.WaitPrimary(ctx, s.Replica); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("failover in %v", time.Since(start).Round(time.Millisecond))
-	if err := rdb.Set(ctx, "k2", "v", 0).Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Primary.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := redistest.WaitInSync(ctx, s.Primary); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func waitValue(ctx context.Context, t *testing.T, s *redistest.Server, key, want string) {
 	t.Helper()
 	cl := redis.NewClient(&redis.Options{Addr: s.Addr, OnConnect: func(ctx context.Context, cn *redis.Conn) error {

@@ -36,7 +36,7 @@ import (
 // run twice, and the 500s the platform got.
 
 const (
-	replEvents = 400
+	replEvents = 300
 	replRate   = 100 // new events per second
 	// replWork is how long fn takes: the twelve workers handle 80 events a
 	// second, fewer than come, so that a backlog waits in the stream when
