@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/signkit/signkit-go/internal/redistest"
 	"github.com/signkit/signkit-go/internal/rediswait"
 )
 
@@ -80,5 +81,34 @@ func TestNoPrimary(t *testing.T) {
 	err = w.Do(context.Background(), "k", "SET", "k", "v").Err()
 	if err == nil || errors.Is(err, errTooFew) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestScriptOnAPrimaryWithoutIt: a primary that does not know a script (as
+// one just promoted does not: the script cache is not replicated) runs it
+// from source; the answer comes once the replica has the write.
+func TestScriptOnAPrimaryWithoutIt(t *testing.T) {
+	primary, replica := redistest.StartReplicated(t)
+	ctx := context.Background()
+	c := redis.NewClient(&redis.Options{Addr: primary.Addr})
+	defer c.Close()
+	r := redis.NewClient(&redis.Options{Addr: replica.Addr})
+	defer r.Close()
+	w, err := rediswait.New(c, 1, 500*time.Millisecond, errTooFew)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := redis.NewScript(`return redis.call("INCR", KEYS[1])`)
+	for want := int64(1); want <= 2; want++ {
+		if err := c.ScriptFlush(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		n, err := w.Script(ctx, s, []string{"counter"}).Int64()
+		if err != nil || n != want {
+			t.Fatalf("Script: %d, %v; want %d", n, err, want)
+		}
+		if got, _ := r.Get(ctx, "counter").Int64(); got != want {
+			t.Fatalf("the replica holds %d when Script returns; want %d", got, want)
+		}
 	}
 }
