@@ -1,6 +1,11 @@
 // Package redistest starts a real redis-server for tests: the Redis dedup
 // store's and queue's tests, the webhook receiver example's, and the chaos
 // test, which kills Redis and starts it again from its append-only file.
+// It also starts replicated setups, a Redis Cluster of three primaries with
+// a replica each (StartCluster) and a primary and replica under three
+// Sentinels (StartSentinel), with the faults of a failover: a replica's
+// link cut (CutLink), a primary killed (Kill) or stalled (Pause), a slot
+// migrated (Cluster.MigrateSlot).
 package redistest
 
 import (
