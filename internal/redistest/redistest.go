@@ -1,11 +1,17 @@
 // Package redistest starts a real redis-server for tests: the Redis dedup
 // store's and queue's tests, the webhook receiver example's, and the chaos
 // test, which kills Redis and starts it again from its append-only file.
+// It also starts replicated setups, a Redis Cluster of three primaries with
+// a replica each (StartCluster) and a primary and replica under three
+// Sentinels (StartSentinel), with the faults of a failover: a replica's
+// link cut (CutLink), a primary killed (Kill) or stalled (Pause), a slot
+// migrated (Cluster.MigrateSlot).
 package redistest
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -13,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,13 +36,19 @@ func Start(t testing.TB) string {
 	return StartServer(t, Options{}).Addr
 }
 
-// Options choose how a Server persists its data.
+// Options choose how a Server persists its data, and its role.
 type Options struct {
 	// AppendOnly turns on the append-only file with appendfsync always:
 	// Redis answers a write only once it is on disk, so a kill -9 loses no
 	// write it acknowledged. Without it Redis keeps nothing across a
 	// restart.
 	AppendOnly bool
+	// ConfigFile, when set, is given to redis-server before the other
+	// arguments (a Sentinel's configuration, which Sentinel rewrites).
+	ConfigFile string
+	// Args are more arguments for redis-server, such as
+	// "--cluster-enabled", "yes" or "--replicaof", host, port.
+	Args []string
 }
 
 // Server is a redis-server started for a test. Restart kills it (SIGKILL)
@@ -94,23 +107,69 @@ func StartServer(t testing.TB, opts Options) *Server {
 func (s *Server) Restart() (time.Duration, error) {
 	start := time.Now()
 	s.kill()
+	if err := s.Start(); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}
+
+// Kill stops the server with SIGKILL, as a crash would, and waits for it
+// to exit; Start starts it again. A paused server is killed too.
+func (s *Server) Kill() { s.kill() }
+
+// Start starts a killed server again on the same port and directory and
+// returns once it answers PING.
+func (s *Server) Start() error {
 	var err error
 	for range 50 { // the port may be busy for a moment
 		if err = s.start(); err == nil {
-			return time.Since(start), nil
+			return nil
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return 0, fmt.Errorf("cannot restart redis-server: %w", err)
+	return fmt.Errorf("cannot start redis-server again: %w", err)
+}
+
+// Pause stops the server with SIGSTOP: it keeps its connections and
+// answers nothing until Resume (SIGCONT), as a stalled machine would.
+func (s *Server) Pause() error { return s.signal(syscall.SIGSTOP) }
+
+// Resume continues a paused server (SIGCONT).
+func (s *Server) Resume() error { return s.signal(syscall.SIGCONT) }
+
+func (s *Server) signal(sig syscall.Signal) error {
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if cmd == nil {
+		return errors.New("redistest: server not started")
+	}
+	return cmd.Process.Signal(sig)
+}
+
+// Log returns what the server printed since its last start.
+func (s *Server) Log() string {
+	s.mu.Lock()
+	out := s.out
+	s.mu.Unlock()
+	if out == nil {
+		return ""
+	}
+	return out.String()
 }
 
 func (s *Server) start() error {
-	args := []string{"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--save", "", "--dir", s.dir}
+	var args []string
+	if s.opts.ConfigFile != "" {
+		args = append(args, s.opts.ConfigFile)
+	}
+	args = append(args, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--save", "", "--dir", s.dir)
 	if s.opts.AppendOnly {
 		args = append(args, "--appendonly", "yes", "--appendfsync", "always")
 	} else {
 		args = append(args, "--appendonly", "no")
 	}
+	args = append(args, s.opts.Args...)
 	out := &output{}
 	cmd := exec.Command(s.bin, args...)
 	cmd.Stdout, cmd.Stderr = out, out

@@ -53,7 +53,7 @@ func (s *Store) Complete(ctx context.Context, id string) error {
 		return nil
 	}
 	done := donePrefix + token
-	n, err := s.done.Run(ctx, s.client, []string{s.prefix + id}, token, done).Int()
+	n, err := s.run(ctx, s.done, []string{s.prefix + id}, token, done).Int()
 	if err != nil {
 		return fmt.Errorf("redisdedup: complete %q: %w", id, err)
 	}
@@ -70,6 +70,9 @@ func (s *Store) Complete(ctx context.Context, id string) error {
 // Completed implements webhooks.Completer with one GET: true when the key of
 // id holds a completed claim, whichever Store made it.
 func (s *Store) Completed(ctx context.Context, id string) (bool, error) {
+	if s.bad != nil {
+		return false, s.bad
+	}
 	v, err := s.client.Get(ctx, s.prefix+id).Result()
 	switch {
 	case errors.Is(err, redis.Nil):

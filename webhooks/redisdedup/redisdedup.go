@@ -52,6 +52,10 @@
 // live claim to "done:" and the claim's token, keeping the ttl, so that a
 // Handler answers a redelivery 200 only once the event is finished
 // (complete.go).
+//
+// On a replicated Redis (Cluster or Sentinel) a failover loses the claims
+// and releases its replica had not received; WithReplicas answers each
+// write only once n replicas have it (WAIT).
 package redisdedup
 
 import (
@@ -64,6 +68,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/signkit/signkit-go/internal/rediswait"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -85,6 +90,11 @@ type Store struct {
 	release *redis.Script
 	done    *redis.Script // completeSrc (complete.go)
 	now     func() time.Time
+	// replicas, wait and bad: WithReplicas' settings, the writer that
+	// follows each write with WAIT, and why the settings were refused.
+	replicas replicas
+	wait     *rediswait.Writer
+	bad      error
 
 	mu     sync.Mutex
 	claims map[string]*record // the newest record of each id, live or released
@@ -138,6 +148,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	for _, o := range opts {
 		o(s)
 	}
+	s.setupReplicas()
 	return s
 }
 
@@ -148,13 +159,17 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 // lost, the retry finds the key the first attempt set: Claim recognises its
 // token and reports the claim, rather than a duplicate nobody processes.
 func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (bool, error) {
+	if s.bad != nil {
+		return false, s.bad
+	}
 	if id == "" || ttl <= 0 {
 		return false, fmt.Errorf("%w: id %q, ttl %v", webhooks.ErrInvalidClaim, id, ttl)
 	}
 	ttl = (ttl + time.Millisecond - 1).Truncate(time.Millisecond)
 	token := rand.Text()
 	start := s.now() // before SET: the local expiry is never later than the key's
-	err := s.client.Do(ctx, "SET", s.prefix+id, token, "PX", ttl.Milliseconds(), "NX").Err()
+	key := s.prefix + id
+	err := s.do(ctx, key, "SET", key, token, "PX", ttl.Milliseconds(), "NX").Err()
 	if errors.Is(err, redis.Nil) {
 		err = s.ownRetry(ctx, id, token)
 	}
@@ -176,7 +191,8 @@ func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (bool, 
 // is gone. Without it the event would be taken for a duplicate, answered
 // 200, and never processed.
 func (s *Store) ownRetry(ctx context.Context, id, token string) error {
-	v, err := s.client.Get(ctx, s.prefix+id).Result()
+	key := s.prefix + id
+	v, err := s.do(ctx, key, "GET", key).Text()
 	switch {
 	case err != nil:
 		return err // redis.Nil: expired meanwhile, still not ours
@@ -205,6 +221,9 @@ func (s *Store) ownRetry(ctx context.Context, id, token string) error {
 //
 // Releasing an id that nobody claims is not an error.
 func (s *Store) Release(ctx context.Context, id string) error {
+	if s.bad != nil {
+		return s.bad
+	}
 	now := s.now()
 	s.mu.Lock()
 	r := s.claims[id]
@@ -217,11 +236,11 @@ func (s *Store) Release(ctx context.Context, id string) error {
 
 	switch {
 	case r == nil:
-		if err := s.client.Del(ctx, s.prefix+id).Err(); err != nil {
+		if err := s.do(ctx, s.prefix+id, "DEL", s.prefix+id).Err(); err != nil {
 			return fmt.Errorf("redisdedup: release %q: %w", id, err)
 		}
 	case !done:
-		if err := s.release.Run(ctx, s.client, []string{s.prefix + id}, r.token).Err(); err != nil {
+		if err := s.run(ctx, s.release, []string{s.prefix + id}, r.token).Err(); err != nil {
 			// Still live, so that the caller may retry until the claim expires.
 			return fmt.Errorf("redisdedup: release %q: %w", id, err)
 		}
@@ -240,6 +259,9 @@ func (s *Store) Release(ctx context.Context, id string) error {
 // it, while the other's late Release (a compare-and-delete on its own token)
 // leaves it alone.
 func (s *Store) Extend(ctx context.Context, id string, ttl time.Duration) error {
+	if s.bad != nil {
+		return s.bad
+	}
 	if id == "" || ttl <= 0 {
 		return fmt.Errorf("%w: id %q, ttl %v", webhooks.ErrInvalidClaim, id, ttl)
 	}
@@ -251,7 +273,7 @@ func (s *Store) Extend(ctx context.Context, id string, ttl time.Duration) error 
 		token = r.token
 	}
 	s.mu.Unlock()
-	if err := s.client.Set(ctx, s.prefix+id, token, ttl).Err(); err != nil {
+	if err := s.do(ctx, s.prefix+id, "SET", s.prefix+id, token, "PX", ttl.Milliseconds()).Err(); err != nil {
 		return fmt.Errorf("redisdedup: extend %q: %w", id, err)
 	}
 	expires := start.Add(ttl)

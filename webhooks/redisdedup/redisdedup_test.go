@@ -233,7 +233,11 @@ func TestLateReleaseKeepsNewClaim(t *testing.T) {
 			b := redisdedup.New(newClient(t, addr), prefix)
 			const id, key = "evt", "late:evt"
 
-			const ttl = 50 * time.Millisecond
+			// A forgets its record two ttls after its claim, and a release
+			// without a record is a plain DEL that would take B's claim: the
+			// ttl must outlast the steps below on a loaded machine (50 ms
+			// did not, with other packages' tests running beside).
+			const ttl = 200 * time.Millisecond
 			claimOK(t, a, id, ttl, true)
 			claimed := time.Now() // A's deadline is before claimed+ttl
 			tokenA := redisdedup.Token(a, id)

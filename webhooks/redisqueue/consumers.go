@@ -58,7 +58,7 @@ func WithConsumerIdle(d time.Duration) Option {
 // entry, logs how many at info level and counts them; it returns how many
 // it removed.
 func (q *Queue) prune(ctx context.Context) (int, error) {
-	n, err := q.scripts.prune.Run(ctx, q.rdb, []string{q.stream},
+	n, err := q.run(ctx, q.scripts.prune, []string{q.stream},
 		q.group, q.consumerIdle.Milliseconds(), q.me, pruneBatch).Int()
 	if err != nil {
 		return 0, fmt.Errorf("redisqueue: remove idle consumers: %w", err)

@@ -53,7 +53,7 @@ func (q *Queue) moveKey(key string) string { return q.records + ":moved:" + key 
 // token and answers success. A later call for the same key answers
 // queue.ErrNotFound, as for any key that is no dead letter.
 func (q *Queue) Replay(ctx context.Context, key string) error {
-	n, err := q.scripts.replay.Run(ctx, q.rdb, []string{q.stream, q.dead, q.moveKey(key)},
+	n, err := q.run(ctx, q.scripts.replay, []string{q.stream, q.dead, q.moveKey(key)},
 		key, rand.Text(), moveMemory.Milliseconds()).Int()
 	switch {
 	case err != nil:
@@ -68,7 +68,7 @@ func (q *Queue) Replay(ctx context.Context, key string) error {
 // letter (XDEL) and, like Replay's, answers success when go-redis sends it
 // again after a lost reply; a later call answers queue.ErrNotFound.
 func (q *Queue) Discard(ctx context.Context, key string) error {
-	n, err := q.scripts.discard.Run(ctx, q.rdb, []string{q.dead, q.moveKey(key)},
+	n, err := q.run(ctx, q.scripts.discard, []string{q.dead, q.moveKey(key)},
 		key, rand.Text(), moveMemory.Milliseconds()).Int()
 	switch {
 	case err != nil:

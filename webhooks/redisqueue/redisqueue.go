@@ -40,7 +40,9 @@
 // Redis itself; Redis's defaults can lose the last second of writes, and a
 // Redis without persistence loses every entry at a restart (see
 // docs/webhooks.md, which gives the guarantees as the fault tests show
-// them).
+// them). On a replicated Redis (Cluster or Sentinel) a failover loses what
+// the replica had not received, appendfsync always or not; WithReplicas
+// answers each write only once n replicas have it (WAIT).
 //
 // A touch that comes after its own hand-out dead-lettered the entry (the
 // heartbeat beating once more before the worker lets go) finds the event's
@@ -74,6 +76,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/signkit/signkit-go/internal/rediswait"
 	"github.com/signkit/signkit-go/webhooks/queue"
 )
 
@@ -108,6 +111,8 @@ type Queue struct {
 	logger                   *slog.Logger
 	scripts                  scripts
 	stats                    counters
+	replicas                 replicas          // WithReplicas' settings
+	wait                     *rediswait.Writer // with WithReplicas: writes followed by WAIT
 
 	closing    context.Context // ends when Close is called
 	close      context.CancelFunc
@@ -241,6 +246,9 @@ func New(ctx context.Context, client redis.UniversalClient, opts ...Option) (*Qu
 	if err := checkSlots(client, q.stream, q.dead); err != nil {
 		return nil, err
 	}
+	if err := q.setupReplicas(client); err != nil {
+		return nil, err
+	}
 	records, err := recordBase(q.stream)
 	if err != nil {
 		return nil, err
@@ -317,7 +325,7 @@ func (q *Queue) Enqueue(ctx context.Context, d queue.Delivery) error {
 	if q.closing.Err() != nil {
 		return queue.ErrClosed
 	}
-	added, err := q.scripts.enqueue.Run(ctx, q.rdb, []string{q.stream, q.recordKey(d.ID)},
+	added, err := q.run(ctx, q.scripts.enqueue, []string{q.stream, q.recordKey(d.ID)},
 		q.window.Milliseconds(), d.ID, d.Type, d.Body).Int()
 	if err != nil {
 		return fmt.Errorf("redisqueue: add event %q: %w", d.ID, err)
@@ -430,7 +438,7 @@ func (q *Queue) readNew(ctx context.Context) (*queue.Message, error) {
 // the entry is not this consumer's any more or its event is recorded done
 // (then the script acknowledged it).
 func (q *Queue) handout(ctx context.Context, m *queue.Message) (*queue.Message, error) {
-	n, err := q.scripts.handout.Run(ctx, q.rdb, []string{q.stream, q.recordKey(m.ID)},
+	n, err := q.run(ctx, q.scripts.handout, []string{q.stream, q.recordKey(m.ID)},
 		q.group, q.me, m.Key, q.visibility.Milliseconds()).Int()
 	switch {
 	case err != nil:
@@ -467,7 +475,7 @@ func delivery(v map[string]any) queue.Delivery {
 // Otherwise it returns queue.ErrClaimLost and changes nothing. Other errors
 // say only that Redis could not be asked.
 func (q *Queue) Touch(ctx context.Context, m *queue.Message) error {
-	ok, err := q.scripts.touch.Run(ctx, q.rdb, []string{q.stream, q.recordKey(m.ID)},
+	ok, err := q.run(ctx, q.scripts.touch, []string{q.stream, q.recordKey(m.ID)},
 		q.group, q.me, m.Key, m.Deliveries).Int()
 	switch {
 	case err != nil:
@@ -483,7 +491,7 @@ func (q *Queue) Touch(ctx context.Context, m *queue.Message) error {
 // idempotency window and acknowledges and deletes the entry. It is safe to
 // call again after an error, or after the claim was lost.
 func (q *Queue) Ack(ctx context.Context, m *queue.Message) error {
-	err := q.scripts.ack.Run(ctx, q.rdb, []string{q.stream, q.recordKey(m.ID)},
+	err := q.run(ctx, q.scripts.ack, []string{q.stream, q.recordKey(m.ID)},
 		q.group, q.window.Milliseconds(), m.Key).Err()
 	if err != nil {
 		return fmt.Errorf("redisqueue: acknowledge %s: %w", m.Key, err)
@@ -498,7 +506,7 @@ func (q *Queue) Ack(ctx context.Context, m *queue.Message) error {
 // delivery of the event enqueued within the idempotency window adds
 // nothing: the event waits in the dead-letter list for Replay.
 func (q *Queue) DeadLetter(ctx context.Context, m *queue.Message, reason string) error {
-	ok, err := q.scripts.deadLetter.Run(ctx, q.rdb, []string{q.stream, q.dead, q.recordKey(m.ID)},
+	ok, err := q.run(ctx, q.scripts.deadLetter, []string{q.stream, q.dead, q.recordKey(m.ID)},
 		q.group, q.me, m.Key, m.Deliveries, q.window.Milliseconds(),
 		fieldID, m.ID, fieldType, m.Type, fieldBody, m.Body,
 		fieldReason, reason, fieldDeliveries, m.Deliveries,
