@@ -247,4 +247,3 @@ func TestIntegrationResendToUndeliverableSigner(t *testing.T) {
 	require.Len(t, sent, 3, "the request, the resend and a reminder")
 	assert.Contains(t, sent[2].Subject, "Reminder")
 }
-
