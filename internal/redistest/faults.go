@@ -2,6 +2,7 @@ package redistest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -135,6 +136,21 @@ func StartReplicated(t testing.TB) (primary, replica *Server) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := WaitInSync(ctx, replica); err != nil {
+		t.Fatal(err)
+	}
+	// The replica's link being up is its own view; WAIT counts what the
+	// primary has seen acknowledged. Wait until the primary counts it too,
+	// or the first replicated write of a test may time out on a loaded
+	// machine.
+	if err := poll(ctx, primary.Addr+" counting its replica", func() error {
+		cl := primary.client()
+		defer cl.Close()
+		n, err := cl.Do(ctx, "WAIT", 1, 300).Int()
+		if err == nil && n < 1 {
+			err = errors.New("no replica acknowledged")
+		}
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	return primary, replica

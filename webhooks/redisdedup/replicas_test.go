@@ -57,7 +57,7 @@ func TestWithReplicasRefuses(t *testing.T) {
 func TestWithReplicasWaits(t *testing.T) {
 	primary, replica := redistest.StartReplicated(t)
 	ctx := context.Background()
-	s := redisdedup.New(newClient(t, primary.Addr), redisdedup.WithReplicas(1, 200*time.Millisecond))
+	s := redisdedup.New(newClient(t, primary.Addr), redisdedup.WithReplicas(1, 500*time.Millisecond))
 	onReplica := newClient(t, replica.Addr)
 	if ok, err := s.Claim(ctx, "a", time.Minute); !ok || err != nil {
 		t.Fatalf("Claim: %v, %v", ok, err)
