@@ -197,13 +197,19 @@ func TestIntegrationResendDroppedConnection(t *testing.T) {
 	err := client.CaseFiles.ResendSigningRequest(ctx(t), ada.SigningRequestID)
 	require.ErrorIs(t, err, signkit.ErrOutcomeUnknown)
 	assert.Len(t, srv.EmailsTo("ada@exmaple.com"), 2, "the first request and one resend, not two")
-	var patches int
-	for _, r := range srv.Requests() {
-		if r.Method == http.MethodPatch {
-			patches++
+	// The journal records a dropped request once its connection is gone,
+	// which may be a moment after the client saw the error.
+	patches := func() int {
+		n := 0
+		for _, r := range srv.Requests() {
+			if r.Method == http.MethodPatch {
+				n++
+			}
 		}
+		return n
 	}
-	assert.Equal(t, 1, patches, "not re-sent")
+	require.Eventually(t, func() bool { return patches() >= 1 }, 5*time.Second, 10*time.Millisecond, "the PATCH is journaled")
+	assert.Equal(t, 1, patches(), "not re-sent")
 
 	// The PUT is re-sent after the same fault, and takes effect once.
 	control(t, srv, "/mock/faults", map[string]any{
