@@ -3,7 +3,8 @@ package casefiles
 import (
 	"encoding/json"
 	"reflect"
-	"strings"
+
+	"github.com/signkit/signkit-go/internal/jsonmembers"
 )
 
 // The decoders of the signing service's case file keep the members they do
@@ -12,12 +13,12 @@ import (
 // read when a field of the wire type below carries its name; names match
 // without regard to case, as encoding/json matches them.
 
-// The member names each wire type reads, lower-cased.
+// The member names each wire type reads.
 var (
-	caseFileNames       = jsonNames(reflect.TypeFor[wireCaseFile]())
-	signerNames         = jsonNames(reflect.TypeFor[wireSigner]())
-	signingRequestNames = jsonNames(reflect.TypeFor[wireSigningRequest]())
-	documentNames       = jsonNames(reflect.TypeFor[wireDocument]())
+	caseFileNames       = jsonmembers.Of(reflect.TypeFor[wireCaseFile]())
+	signerNames         = jsonmembers.Of(reflect.TypeFor[wireSigner]())
+	signingRequestNames = jsonmembers.Of(reflect.TypeFor[wireSigningRequest]())
+	documentNames       = jsonmembers.Of(reflect.TypeFor[wireDocument]())
 )
 
 // UnmarshalJSON implements json.Unmarshaler, keeping the unread members.
@@ -26,7 +27,7 @@ func (w *wireCaseFile) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(w)); err != nil {
 		return err
 	}
-	w.extra = unreadMembers(b, caseFileNames)
+	w.extra = jsonmembers.Unknown(b, caseFileNames)
 	return nil
 }
 
@@ -37,7 +38,7 @@ func (s *wireSigner) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(s)); err != nil {
 		return err
 	}
-	s.extra = unreadMembers(b, signerNames)
+	s.extra = jsonmembers.Unknown(b, signerNames)
 	if r := s.SigningRequest; r != nil && len(r.extra) > 0 {
 		sub, err := json.Marshal(r.extra)
 		if err != nil {
@@ -57,7 +58,7 @@ func (r *wireSigningRequest) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
 		return err
 	}
-	r.extra = unreadMembers(b, signingRequestNames)
+	r.extra = jsonmembers.Unknown(b, signingRequestNames)
 	return nil
 }
 
@@ -67,7 +68,7 @@ func (doc *wireDocument) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(doc)); err != nil {
 		return err
 	}
-	doc.extra = unreadMembers(b, documentNames)
+	doc.extra = jsonmembers.Unknown(b, documentNames)
 	return nil
 }
 
@@ -82,47 +83,6 @@ func (r *wireSigningRequest) fill(sd *SignerDetails) {
 	if r.Language != "" {
 		sd.Language = r.Language
 	}
-}
-
-// jsonNames answers the lower-cased JSON member names of the exported
-// fields of the struct type t.
-func jsonNames(t reflect.Type) map[string]bool {
-	names := map[string]bool{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch name {
-		case "-":
-			continue
-		case "":
-			name = f.Name
-		}
-		names[strings.ToLower(name)] = true
-	}
-	return names
-}
-
-// unreadMembers answers the members of the JSON object b whose names are
-// not in known, or nil when there are none.
-func unreadMembers(b []byte, known map[string]bool) map[string]json.RawMessage {
-	var all map[string]json.RawMessage
-	if json.Unmarshal(b, &all) != nil {
-		return nil
-	}
-	var out map[string]json.RawMessage
-	for k, v := range all {
-		if known[strings.ToLower(k)] {
-			continue
-		}
-		if out == nil {
-			out = map[string]json.RawMessage{}
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // Interface checks.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"github.com/signkit/signkit-go/internal/jsonmembers"
 )
 
 // Status is the lifecycle state of a form.
@@ -111,11 +113,7 @@ type Form struct {
 }
 
 // formNames are the members a Form models, with the alias formId.
-var formNames = func() map[string]bool {
-	m := jsonNames(reflect.TypeFor[Form]())
-	m["formId"] = true
-	return m
-}()
+var formNames = jsonmembers.Of(reflect.TypeFor[Form](), "formId")
 
 // MarshalJSON encodes the form with its identifier under both "formId" and
 // "externalId", and with its Extra members.
@@ -128,7 +126,7 @@ func (f Form) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withMembers(b, f.Extra, formNames)
+	return jsonmembers.With(b, f.Extra, formNames)
 }
 
 // UnmarshalJSON decodes a form, accepting "formId" (a string or a number)
@@ -147,7 +145,7 @@ func (f *Form) UnmarshalJSON(b []byte) error {
 	if f.ExternalID == "" {
 		f.ExternalID = string(w.FormID)
 	}
-	f.Extra = unknownMembers(b, formNames)
+	f.Extra = jsonmembers.Unknown(b, formNames)
 	return nil
 }
 
@@ -170,7 +168,7 @@ func (d definition) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withMembers(b, d.extra, formNames)
+	return jsonmembers.With(b, d.extra, formNames)
 }
 
 func definitionOf(f *Form) definition {
@@ -233,7 +231,7 @@ type Section struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-var sectionNames = jsonNames(reflect.TypeFor[Section]())
+var sectionNames = jsonmembers.Of(reflect.TypeFor[Section]())
 
 // MarshalJSON encodes the section with its Extra members.
 func (s Section) MarshalJSON() ([]byte, error) {
@@ -242,7 +240,7 @@ func (s Section) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withMembers(b, s.Extra, sectionNames)
+	return jsonmembers.With(b, s.Extra, sectionNames)
 }
 
 // UnmarshalJSON decodes a section, keeping the members it does not model
@@ -262,7 +260,7 @@ func (s *Section) UnmarshalJSON(b []byte) error {
 	}
 	*s = Section(w.plain)
 	s.MultipleEntries = me
-	s.Extra = unknownMembers(b, sectionNames)
+	s.Extra = jsonmembers.Unknown(b, sectionNames)
 	return nil
 }
 
@@ -316,11 +314,7 @@ type Field struct {
 }
 
 // fieldNames are the members a Field models, with the alias countryOptions.
-var fieldNames = func() map[string]bool {
-	m := jsonNames(reflect.TypeFor[Field]())
-	m["countryOptions"] = true
-	return m
-}()
+var fieldNames = jsonmembers.Of(reflect.TypeFor[Field](), "countryOptions")
 
 // MarshalJSON encodes the field with its Extra members.
 func (f Field) MarshalJSON() ([]byte, error) {
@@ -329,7 +323,7 @@ func (f Field) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withMembers(b, f.Extra, fieldNames)
+	return jsonmembers.With(b, f.Extra, fieldNames)
 }
 
 // UnmarshalJSON decodes a field, reading "countryOptions" where
@@ -354,7 +348,7 @@ func (f *Field) UnmarshalJSON(b []byte) error {
 	if f.CountryCodes == nil {
 		f.CountryCodes = w.CountryOptions
 	}
-	f.Extra = unknownMembers(b, fieldNames)
+	f.Extra = jsonmembers.Unknown(b, fieldNames)
 	return nil
 }
 
@@ -411,7 +405,7 @@ func (v Validations) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withMembers(b, v.Extra, nil)
+	return jsonmembers.With(b, v.Extra, nil)
 }
 
 // UnmarshalJSON decodes validations member by member: a member that is not
