@@ -3,11 +3,11 @@ package signing
 import (
 	"errors"
 	"net/http"
-	"net/mail"
 	"net/url"
 	"slices"
 	"unicode/utf8"
 
+	"github.com/signkit/signkit-go/mockserver/internal/format"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -52,7 +52,7 @@ const (
 func (u *SigningRequestUpdate) check() error {
 	var p wire.Problems
 	if u.Email != nil {
-		if a, err := mail.ParseAddress(*u.Email); err != nil || a.Address != *u.Email {
+		if !format.Email(*u.Email) {
 			p.Add("email", "must be an email address")
 		}
 	}
