@@ -280,7 +280,12 @@ func (r *chaos) fireFaults(stop <-chan struct{}) {
 // 2xx, spreading attempts over the receivers as a load balancer would. New
 // events start at chaosRate per second, so that the faults fall mid-run
 // with the receivers keeping up, as in production.
-func (r *chaos) deliverAll() {
+func (r *chaos) deliverAll() { deliverPaced(r.events, chaosRate, r.deliver) }
+
+// deliverPaced hands events 0 to n-1, rate a second, to 24 concurrent
+// senders that each call deliver with the platform's HTTP client (a 1 s
+// deadline), and returns once every call returned.
+func deliverPaced(n, rate int, deliver func(client *http.Client, i int)) {
 	client := &http.Client{Timeout: time.Second} // the platform's deadline
 	defer client.CloseIdleConnections()
 	next := make(chan int)
@@ -288,13 +293,13 @@ func (r *chaos) deliverAll() {
 	for range 24 {
 		wg.Go(func() {
 			for i := range next {
-				r.deliver(client, i)
+				deliver(client, i)
 			}
 		})
 	}
-	tick := time.NewTicker(time.Second / chaosRate)
+	tick := time.NewTicker(time.Second / time.Duration(rate))
 	defer tick.Stop()
-	for i := range r.events {
+	for i := range n {
 		<-tick.C
 		next <- i
 	}

@@ -227,27 +227,7 @@ func (r *replRun) run(fault func(ctx context.Context) error) replCounts {
 // deliverAll sends every event from 24 concurrent senders until it gets a
 // 2xx, spreading attempts over the receivers, new events at replRate per
 // second.
-func (r *replRun) deliverAll() {
-	client := &http.Client{Timeout: time.Second} // the platform's deadline
-	defer client.CloseIdleConnections()
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range 24 {
-		wg.Go(func() {
-			for i := range next {
-				r.deliver(client, i)
-			}
-		})
-	}
-	tick := time.NewTicker(time.Second / replRate)
-	defer tick.Stop()
-	for i := range replEvents {
-		<-tick.C
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
+func (r *replRun) deliverAll() { deliverPaced(replEvents, replRate, r.deliver) }
 
 func (r *replRun) deliver(client *http.Client, i int) {
 	deadline := time.Now().Add(90 * time.Second)
