@@ -24,14 +24,39 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/traffic"
 )
 
-// integrationPackages are the suites whose traffic with the mock is
-// checked: every package whose tests talk to it from Go, and
-// internal/vendorcheck, whose mock binary (which inherits the recording
-// variable) serves the vendor's Postman collections (when newman is
-// installed) and the Python walk (when python3 is, which the check then
-// requires to have been recorded).
-var integrationPackages = []string{".", "./forms", "./casefiles", "./webhooks/...", "./mockserver",
-	"./examples/...", "./internal/hardening", "./internal/vendorcheck"}
+// mockPackage is the mock's façade: a package whose tests depend on it
+// talks to the mock from Go.
+const mockPackage = "github.com/signkit/signkit-go/mockserver"
+
+// binaryPackages are the suites that reach the mock through its binary,
+// which inherits the recording variable: internal/vendorcheck serves the
+// vendor's Postman collections (when newman is installed) and the Python
+// walk (when python3 is, which the check then requires to have been
+// recorded).
+var binaryPackages = []string{"github.com/signkit/signkit-go/internal/vendorcheck"}
+
+// integrationPackages answers the suites whose traffic with the mock is
+// checked: every package of the module whose tests depend on the mock's
+// façade (this one aside), and binaryPackages. Suites that never start a
+// mock (the Redis stores' chaos and failover tests, say) are not run again.
+func integrationPackages(t *testing.T, goBin, root string) []string {
+	t.Helper()
+	cmd := exec.Command(goBin, "list", "-test", "-f", `{{if .ForTest}}{{.ForTest}} {{join .Deps " "}}{{end}}`, "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -test: %v", err)
+	}
+	self := mockPackage + "/internal/apidoc"
+	pkgs := slices.Clone(binaryPackages)
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		if len(fields) > 1 && fields[0] != self && slices.Contains(fields[1:], mockPackage) && !slices.Contains(pkgs, fields[0]) {
+			pkgs = append(pkgs, fields[0])
+		}
+	}
+	return pkgs
+}
 
 // TestIntegrationTrafficMatchesDescription runs the integration suites
 // with the mock recording every exchange (traffic.DirEnv), then checks each
@@ -88,8 +113,9 @@ func recordIntegrationTraffic(t *testing.T) []traffic.Exchange {
 		t.Fatalf("go list -m: %v", err)
 	}
 	dir := t.TempDir()
-	args := append([]string{"test", "-count=1"}, integrationPackages...)
-	cmd := exec.Command(goBin, args...)
+	pkgs := integrationPackages(t, goBin, strings.TrimSpace(string(root)))
+	t.Logf("recording the traffic of %d suites: %s", len(pkgs), strings.Join(pkgs, " "))
+	cmd := exec.Command(goBin, append([]string{"test", "-count=1"}, pkgs...)...)
 	cmd.Dir = strings.TrimSpace(string(root))
 	cmd.Env = append(os.Environ(), traffic.DirEnv+"="+dir)
 	out, err := cmd.CombinedOutput()
