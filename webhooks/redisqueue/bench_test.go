@@ -44,10 +44,12 @@ const (
 // through ServeHTTP in process, each with its own event id; both sides run
 // against one fresh redis-server, each with its own client, interleaved in
 // rounds, in random order within each round, so that machine noise hits
-// both alike. The contender's one worker, whose fn does nothing, runs
-// during its rounds; between rounds it drains the stream with the timer
-// stopped, so that its reads and acknowledgements do not land on the
-// floor's time.
+// both alike. The floor and the plain side have no consumer; so that the
+// contender is timed on the same work, its one worker holds the first
+// entry of a round (its fn waits) and drains the stream between rounds,
+// with the timer stopped: the consumer's reads, checks and
+// acknowledgements (three round trips an event) would otherwise share the
+// two cores and Redis with the contender's deliveries alone.
 //
 // Reported: the contender's deliveries per second (what one stream on one
 // redis-server takes at this concurrency), its throughput as a multiple of
@@ -167,7 +169,10 @@ func newAckContender(b *testing.B, rdb *redis.Client, tag string, qopts []redisq
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := v.AsyncHandler(q, func(context.Context, *webhooks.Event) error { return nil }, webhooks.WithWorkers(1))
+	var hold gate
+	h := v.AsyncHandler(q, func(ctx context.Context, _ *webhooks.Event) error {
+		return hold.wait(ctx)
+	}, webhooks.WithWorkers(1))
 	b.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
@@ -175,7 +180,10 @@ func newAckContender(b *testing.B, rdb *redis.Client, tag string, qopts []redisq
 			b.Errorf("Shutdown: %v, %v", left, err)
 		}
 	})
+	b.Cleanup(hold.open) // before Shutdown: cleanups run last first
 	settle := func(tb testing.TB) {
+		hold.open()
+		defer hold.close()
 		deadline := time.Now().Add(30 * time.Second)
 		for {
 			n, err := rdb.XLen(ctx, stream).Result()
@@ -191,6 +199,49 @@ func newAckContender(b *testing.B, rdb *redis.Client, tag string, qopts []redisq
 		}
 	}
 	return &ackSide{name: "AsyncHandler", h: h, settle: settle}
+}
+
+// gate holds the contender's worker while a round is timed: wait blocks
+// until open (or ctx ends); close makes the next wait block again. The zero
+// gate is closed.
+type gate struct {
+	mu sync.Mutex
+	ch chan struct{} // closed when open; nil: not made yet
+}
+
+func (g *gate) chanLocked() chan struct{} {
+	if g.ch == nil {
+		g.ch = make(chan struct{})
+	}
+	return g.ch
+}
+
+func (g *gate) wait(ctx context.Context) error {
+	g.mu.Lock()
+	ch := g.chanLocked()
+	g.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (g *gate) open() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-g.chanLocked():
+	default:
+		close(g.ch)
+	}
+}
+
+func (g *gate) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ch = make(chan struct{})
 }
 
 // newAckFloor verifies a delivery with a Verifier whose dedup store is
