@@ -35,34 +35,59 @@ const newCustomer = () => call('POST', '/mock/users', { name: 'Test admin', emai
 
 import { createHash, randomBytes } from 'node:crypto';
 
+// The answers' types, generated from the mock's OpenAPI description
+// (GET /mock/openapi.json) by openapi-typescript into ./openapi.d.ts (imported as
+// ./openapi.js, as Node's ESM resolution names it):
+// .ci/openapi-ts.sh generates it and type-checks this file against it
+// (tsc --checkJs); node itself reads none of this.
+/** @typedef {import('./openapi.js').components['schemas']} Schemas */
+/** @typedef {import('./openapi.js').paths} Paths */
+/** @typedef {Schemas['Identity']} Identity */
+/** @typedef {Schemas['Token']} Token */
+/** @typedef {Schemas['MockToken']} MockToken */
+/** @typedef {Schemas['CaseFile']} CaseFile */
+/** @typedef {Schemas['Subscription']} Subscription */
+/** @typedef {Paths['/webhook/api/v1/subscriptions']['get']['responses'][200]['content']['application/json']} SubscriptionList */
+
 // A token by the platform's API Keys Grant: digest = base64(SHA-1(nonce ‖ created_at ‖ API secret)).
+/** @param {Identity} c @returns {Promise<Token>} */
 async function apiKeysGrant(c) {
   const nonce = randomBytes(16);
   const created = new Date().toISOString().replace(/\.\d+Z$/, 'Z'); // 2006-01-02T15:04:05Z
   const digest = createHash('sha1').update(nonce).update(created + c.apiSecret).digest('base64');
-  return call('POST', '/auth/oauth/token', {
+  return call('POST', '/auth/oauth/token', /** @satisfies {Schemas['TokenRequest']} */ ({
     grant_type: 'api_keys', client_id: c.clientId, client_secret: c.clientSecret, key: c.apiKey,
     nonce: nonce.toString('base64'), created_at: created, digest,
-  });
+  }));
 }
 
 test('a token by the API Keys Grant; a new customer has no case files', async () => {
-  const token = await apiKeysGrant(await newCustomer());
+  /** @type {Identity} */
+  const customer = await newCustomer();
+  const token = await apiKeysGrant(customer);
   assert.equal(token.token_type, 'Bearer');
   assert.equal(token.expires_in, 600);
-  assert.deepEqual(await call('GET', '/api/v1/casefiles', undefined, token.access_token), []);
+  /** @type {CaseFile[]} */
+  const caseFiles = await call('GET', '/api/v1/casefiles', undefined, token.access_token);
+  assert.deepEqual(caseFiles, []);
 });
 
 test("customers do not see each other's subscriptions", async () => {
+  /** @type {Identity} */
   const customer = await newCustomer();
+  /** @type {MockToken} */
   const { access_token: token } = await call('POST', '/mock/token', { userId: customer.userId }); // mock only
+  /** @type {Subscription} */
   const sub = await call('POST', '/webhook/api/v1/subscriptions',
-    { endpoint: 'http://127.0.0.1:9/webhooks', eventTypes: ['sign.casefile.completed'] }, token);
+    /** @satisfies {Schemas['SubscriptionRequest']} */ ({ endpoint: 'http://127.0.0.1:9/webhooks', eventTypes: ['sign.casefile.completed'] }), token);
   assert.equal(sub.isActive, true);
   assert.equal(sub.customerId, customer.customerId);
+  /** @type {SubscriptionList} */
   const { items } = await call('GET', '/webhook/api/v1/subscriptions', undefined, token);
   assert.deepEqual(items.map((s) => s.id), [sub.id]);
 
   const other = await apiKeysGrant(await newCustomer());
-  assert.deepEqual((await call('GET', '/webhook/api/v1/subscriptions', undefined, other.access_token)).items, []);
+  /** @type {SubscriptionList} */
+  const others = await call('GET', '/webhook/api/v1/subscriptions', undefined, other.access_token);
+  assert.deepEqual(others.items, []);
 });
