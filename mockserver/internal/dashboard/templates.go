@@ -73,7 +73,7 @@ th{background:#f9fafb}
 {{define "emails"}}{{if not .List}}<p class="empty-note" id="no-emails">No email has been sent yet.</p>{{else}}
 <div class="scroll reflow"><table id="emails"><colgroup><col style="width:9.5rem"><col style="width:19%"><col style="width:22%"><col><col style="width:9.5rem"></colgroup>
 <thead><tr><th scope="col">Sent (mock time)</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Text</th><th scope="col">Signing link</th></tr></thead><tbody>
-{{range .List}}<tr class="email"><td class="mono" data-label="Sent">{{time .At}}</td><td class="to who" data-label="To">{{.To}}</td><td class="subject" data-label="Subject">{{.Subject}}</td><td class="text" data-label="Text">{{short .Text}}</td><td>{{if .SigningLink}}<a class="signing-link" href="{{.SigningLink}}">Open the signing page</a>{{end}}</td></tr>
+{{range .List}}<tr class="email"><td class="mono" data-label="Sent">{{time .At}}</td><td data-label="To" class="to who">{{.To}}</td><td data-label="Subject" class="subject">{{.Subject}}</td><td data-label="Text" class="text">{{short .Text}}</td><td>{{if .SigningLink}}<a class="signing-link" href="{{.SigningLink}}">Open the signing page</a>{{end}}</td></tr>
 {{end}}</tbody></table></div>{{template "count" .}}{{end}}{{end}}
 
 {{define "casefiles"}}{{if not .}}<p class="empty-note" id="no-casefiles">No case file yet.</p>{{end}}
