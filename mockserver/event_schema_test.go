@@ -21,36 +21,7 @@ import (
 // (docs/mockserver.md, "OpenAPI description").
 func TestDeliveredEventsMatchTheirSchemas(t *testing.T) {
 	t.Parallel()
-	s, tok, pdf := sndServer(t)
-	rc := newReceiver(t, http.StatusNoContent)
-	whSubscribe(t, s, tok, rc.URL(), webhook.EventTypes()...)
-	act := func(cf int64, signer, action string) {
-		t.Helper()
-		if err := s.SignerAction(cf, sndSignerID(t, s, cf, signer), action); err != nil {
-			t.Fatalf("%s of %s: %v", action, signer, err)
-		}
-	}
-	// Every email event, then signing: completed and finalized.
-	a, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), pdf)
-	for _, action := range []string{ActionRequestOpened, ActionOpen, ActionBounce, ActionUndeliverable, ActionSign} {
-		act(a, "Ann", action)
-	}
-	// A signer deleted before their round, then a rejection.
-	b, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com", "Bob:bob@example.com:1"), pdf)
-	act(b, "Bob", ActionDelete)
-	act(b, "Ann", ActionReject)
-	// A reminder, then expiry.
-	c := sndCase("Cy:cy@example.com")
-	c["signers"].([]any)[0].(map[string]any)["reminderInterval"] = 1
-	c["expireAt"] = s.Now().Add(36 * time.Hour).UTC().Format(time.RFC3339)
-	sndRun(t, s, tok, c, pdf)
-	s.Advance(48 * time.Hour)
-	tok = login(t, s, s.DefaultCredentials()) // the first one has expired
-	// An original that is not a readable PDF: the signed PDFs cannot be made.
-	d, _ := sndRun(t, s, tok, sndCase("Dee:dee@example.com"), sndFile("doc.pdf", []byte("%PDF-1.4 and nothing else")))
-	act(d, "Dee", ActionSign)
-	whTestEvent(t, s, tok)
-	s.Advance(0)
+	s, rc := emitEveryEvent(t)
 
 	doc := loadDescription(t, s)
 	union := doc.Components.Schemas["EventBody"].Value
@@ -100,6 +71,44 @@ func TestDeliveredEventsMatchTheirSchemas(t *testing.T) {
 	if len(log.Items) != len(rc.requests()) {
 		t.Errorf("%d events in the log, %d delivered", len(log.Items), len(rc.requests()))
 	}
+}
+
+// emitEveryEvent drives a fresh server's simulation through every event
+// type it emits, delivered to a receiver subscribed to every type, and
+// answers both once every delivery is in.
+func emitEveryEvent(t *testing.T) (*Server, *receiver) {
+	t.Helper()
+	s, tok, pdf := sndServer(t)
+	rc := newReceiver(t, http.StatusNoContent)
+	whSubscribe(t, s, tok, rc.URL(), webhook.EventTypes()...)
+	act := func(cf int64, signer, action string) {
+		t.Helper()
+		if err := s.SignerAction(cf, sndSignerID(t, s, cf, signer), action); err != nil {
+			t.Fatalf("%s of %s: %v", action, signer, err)
+		}
+	}
+	// Every email event, then signing: completed and finalized.
+	a, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), pdf)
+	for _, action := range []string{ActionRequestOpened, ActionOpen, ActionBounce, ActionUndeliverable, ActionSign} {
+		act(a, "Ann", action)
+	}
+	// A signer deleted before their round, then a rejection.
+	b, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com", "Bob:bob@example.com:1"), pdf)
+	act(b, "Bob", ActionDelete)
+	act(b, "Ann", ActionReject)
+	// A reminder, then expiry.
+	c := sndCase("Cy:cy@example.com")
+	c["signers"].([]any)[0].(map[string]any)["reminderInterval"] = 1
+	c["expireAt"] = s.Now().Add(36 * time.Hour).UTC().Format(time.RFC3339)
+	sndRun(t, s, tok, c, pdf)
+	s.Advance(48 * time.Hour)
+	tok = login(t, s, s.DefaultCredentials()) // the first one has expired
+	// An original that is not a readable PDF: the signed PDFs cannot be made.
+	d, _ := sndRun(t, s, tok, sndCase("Dee:dee@example.com"), sndFile("doc.pdf", []byte("%PDF-1.4 and nothing else")))
+	act(d, "Dee", ActionSign)
+	whTestEvent(t, s, tok)
+	s.Advance(0)
+	return s, rc
 }
 
 func sorted(s []string) []string {

@@ -40,7 +40,8 @@ func (s *Server) SetWebhookTLSConfig(c *tls.Config) { s.core.Webhooks.SetTLSConf
 
 // Deliveries answers the most recent webhook delivery attempts (as many as
 // the request journal keeps, see WithJournalSize), in the order they
-// started, oldest first. An attempt is listed before its request leaves,
+// started, oldest first; an attempt whose entry newer ones overwrote while
+// it was in flight comes back, complete, as the newest entry. An attempt is listed before its request leaves,
 // so a receiver that calls Deliveries on getting an event finds the
 // attempt, OutcomePending until the receiver has answered. The first
 // attempt of an event runs in the background: with the manual clock,

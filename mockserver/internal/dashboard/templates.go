@@ -11,10 +11,11 @@ import (
 // pageHTML is every view of the dashboard inside the pages' layout: the
 // nav, the note of the last action, and the view named by .Active. Tables
 // have fixed column widths, so that long ids, addresses and URLs wrap
-// instead of taking the row; on a narrow screen they scroll sideways,
-// except the tables with buttons (signers, delivery attempts), whose rows
-// become blocks there, so that each button sits beside the name of whom
-// or what it acts on (docs/mockserver.md, "Dashboard").
+// instead of taking the row; on a screen narrower than a table's minimum
+// width (56rem) every table's rows become blocks, each cell on its own
+// line after its column's name, so that no table is wider than the screen
+// and each button sits beside the name of whom or what it acts on
+// (docs/mockserver.md, "Dashboard").
 const pageHTML = `{{define "main"}}<style>
 main{max-width:76rem}
 nav.tabs{display:flex;flex-wrap:wrap;gap:.5rem;margin:0 0 1.5rem}
@@ -41,13 +42,13 @@ th{background:#f9fafb}
 .sub{font-size:.85rem}.sub .mono{font-size:.8rem}
 .casefile h2{overflow-wrap:anywhere}
 .casefile h2 .customer{font-size:.9rem;font-weight:400;margin-left:.5rem}
-@media (max-width:40rem){
+@media (max-width:56rem){
 .reflow table,.reflow tbody,.reflow tr,.reflow td{display:block;width:auto;min-width:0}
 .reflow colgroup,.reflow thead{display:none}
 .reflow tr{padding:.5rem 0;border-bottom:1px solid #e5e7eb}
 .reflow td{padding:.2rem 0;border:0}
 .reflow td.who{font-weight:600}
-.reflow td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:#4b5563}
+.reflow td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:#4b5563;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 }
 </style>
 <p class="brand">signkit mock · dashboard</p>
@@ -70,9 +71,9 @@ th{background:#f9fafb}
 {{define "count"}}{{if gt .Total (len .List)}}<p class="count">The newest {{len .List}} of {{.Total}}.</p>{{end}}{{end}}
 
 {{define "emails"}}{{if not .List}}<p class="empty-note" id="no-emails">No email has been sent yet.</p>{{else}}
-<div class="scroll"><table id="emails"><colgroup><col style="width:9.5rem"><col style="width:19%"><col style="width:22%"><col><col style="width:9.5rem"></colgroup>
+<div class="scroll reflow"><table id="emails"><colgroup><col style="width:9.5rem"><col style="width:19%"><col style="width:22%"><col><col style="width:9.5rem"></colgroup>
 <thead><tr><th scope="col">Sent (mock time)</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Text</th><th scope="col">Signing link</th></tr></thead><tbody>
-{{range .List}}<tr class="email"><td class="mono">{{time .At}}</td><td class="to">{{.To}}</td><td class="subject">{{.Subject}}</td><td class="text">{{short .Text}}</td><td>{{if .SigningLink}}<a class="signing-link" href="{{.SigningLink}}">Open the signing page</a>{{end}}</td></tr>
+{{range .List}}<tr class="email"><td class="mono" data-label="Sent">{{time .At}}</td><td data-label="To" class="to who">{{.To}}</td><td data-label="Subject" class="subject">{{.Subject}}</td><td data-label="Text" class="text">{{short .Text}}</td><td>{{if .SigningLink}}<a class="signing-link" href="{{.SigningLink}}">Open the signing page</a>{{end}}</td></tr>
 {{end}}</tbody></table></div>{{template "count" .}}{{end}}{{end}}
 
 {{define "casefiles"}}{{if not .}}<p class="empty-note" id="no-casefiles">No case file yet.</p>{{end}}
@@ -81,14 +82,14 @@ th{background:#f9fafb}
 <div class="scroll reflow"><table><colgroup><col style="width:26%"><col style="width:4.5rem"><col style="width:16%"><col></colgroup>
 <thead><tr><th scope="col">Signer</th><th scope="col">Round</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead><tbody>
 {{range .Signers}}<tr class="signer" id="signer-{{.ID}}"><td class="who">{{.Name}}{{if .Email}}<br><span class="mono">{{.Email}}</span>{{end}}</td><td data-label="Round">{{.SignOrder}}</td><td class="signer-status" data-label="Status">{{.Status}}</td>
-<td>{{$sg := .}}{{if or .Actions .CanResend}}<div class="acts">{{range .Actions}}<form method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/{{.}}"><button type="submit" class="secondary" data-action="{{.}}" aria-label="{{.}} as {{$sg.Name}}">{{.}}</button></form>{{end}}{{if .CanResend}}<form method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/request/resend"><button type="submit" class="secondary" data-action="resend" aria-label="resend the signing request to {{$sg.Name}}">resend</button></form>{{end}}</div>{{else}}<span class="none">None{{if ne $cf.Status "pending"}}: the case file is {{$cf.Status}}{{else}} in this state{{end}}</span>{{end}}{{if .CanChangeEmail}}<form class="change-email" method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/request/email"><label for="email-{{$sg.ID}}">New email of {{$sg.Name}}</label><input id="email-{{$sg.ID}}" type="email" name="email" required value="{{$sg.Email}}" autocomplete="off"><button type="submit" class="secondary" data-action="change-email" aria-label="change the email of {{$sg.Name}}">change email</button></form>{{end}}</td></tr>
+<td>{{$sg := .}}{{if or .Actions .CanResend}}<div class="acts">{{range .Actions}}<form method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/{{.}}"><button type="submit" class="secondary" data-action="{{.}}" aria-label="{{.}} as {{$sg.Name}}">{{.}}</button></form>{{end}}{{if .CanResend}}<form method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/request/resend"><button type="submit" class="secondary" data-action="resend" aria-label="resend the signing request to {{$sg.Name}}">resend</button></form>{{end}}</div>{{else}}<span class="none">Nothing to do: {{if ne $cf.Status "pending"}}the case file is {{$cf.Status}}{{else if eq .Status "signed"}}{{.Name}} has signed{{else if eq .Status "deleted"}}{{.Name}} was removed{{else}}{{.Name}} is {{.Status}}{{end}}.</span>{{end}}{{if .CanChangeEmail}}<form class="change-email" method="post" action="/mock/ui/casefiles/{{$cf.ID}}/signers/{{$sg.ID}}/request/email"><label for="email-{{$sg.ID}}">New email of {{$sg.Name}}</label><input id="email-{{$sg.ID}}" type="email" name="email" required value="{{$sg.Email}}" autocomplete="off"><button type="submit" class="secondary" data-action="change-email" aria-label="change the email of {{$sg.Name}}">change email</button></form>{{end}}</td></tr>
 {{end}}</tbody></table></div></section>
 {{end}}{{end}}
 
 {{define "webhooks"}}<h2>Subscriptions</h2>{{if not .Subscriptions}}<p class="empty-note" id="no-subscriptions">No subscription yet.</p>{{else}}
-<div class="scroll"><table id="subscriptions"><colgroup><col style="width:21rem"><col style="width:6.5rem"><col><col style="width:30%"><col style="width:4.5rem"></colgroup>
+<div class="scroll reflow"><table id="subscriptions"><colgroup><col style="width:21rem"><col style="width:6.5rem"><col><col style="width:30%"><col style="width:4.5rem"></colgroup>
 <thead><tr><th scope="col">Id</th><th scope="col">Customer</th><th scope="col">Endpoint</th><th scope="col">Event types</th><th scope="col">Active</th></tr></thead><tbody>
-{{range .Subscriptions}}<tr class="subscription"><td class="mono">{{.ID}}</td><td>{{.CustomerID}}</td><td class="mono">{{.Endpoint}}</td><td>{{join .EventTypes}}</td><td>{{if .IsActive}}yes{{else}}no{{end}}</td></tr>
+{{range .Subscriptions}}<tr class="subscription"><td class="mono who">{{.ID}}</td><td data-label="Customer">{{.CustomerID}}</td><td class="mono" data-label="Endpoint">{{.Endpoint}}</td><td data-label="Event types">{{join .EventTypes}}</td><td data-label="Active">{{if .IsActive}}yes{{else}}no{{end}}</td></tr>
 {{end}}</tbody></table></div>{{end}}
 <h2>Delivery attempts</h2>{{if not .Deliveries.List}}<p class="empty-note" id="no-deliveries">No delivery attempt yet.</p>{{else}}
 <div class="scroll reflow"><table id="deliveries"><colgroup><col style="width:7rem"><col style="width:28%"><col style="width:5.5rem"><col style="width:6.5rem"><col style="width:4.5rem"><col style="width:6rem"><col><col style="width:6.5rem"></colgroup>

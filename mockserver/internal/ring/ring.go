@@ -33,6 +33,11 @@ func (j *Ring[T]) Add(e T) { j.Put(e) }
 func (j *Ring[T]) Put(e T) uint64 {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	return j.put(e)
+}
+
+// put appends e; call with j.mu held.
+func (j *Ring[T]) put(e T) uint64 {
 	pos := j.added
 	j.added++
 	if len(j.entries) < j.size {
@@ -50,6 +55,11 @@ func (j *Ring[T]) Put(e T) uint64 {
 func (j *Ring[T]) Replace(pos uint64, e T) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	return j.replace(pos, e)
+}
+
+// replace is Replace; call with j.mu held.
+func (j *Ring[T]) replace(pos uint64, e T) bool {
 	if pos < j.base || pos >= j.added || j.added-pos > uint64(len(j.entries)) {
 		return false
 	}
@@ -57,6 +67,26 @@ func (j *Ring[T]) Replace(pos uint64, e T) bool {
 	// until the ring is full, then written where next pointed, which is
 	// k mod size too.
 	j.entries[(pos-j.base)%uint64(j.size)] = e
+	return true
+}
+
+// Complete puts e in place of the entry that Put answered pos for, as
+// Replace does, when the ring still holds it; when newer entries have
+// overwritten it since, it appends e as the newest entry instead, so that
+// an entry completed after the ring came round is not lost. After a Reset
+// it does nothing: what came before is forgotten. It reports whether e is
+// in the ring. A ring read with After, whose order After relies on, must
+// not use it.
+func (j *Ring[T]) Complete(pos uint64, e T) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch {
+	case j.replace(pos, e):
+	case pos < j.base || pos >= j.added: // a Reset forgot it, or pos was never answered
+		return false
+	default:
+		j.put(e)
+	}
 	return true
 }
 

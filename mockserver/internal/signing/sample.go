@@ -34,12 +34,12 @@ func SampleEvent(typ string, at time.Time) ([]byte, error) {
 		}
 		payload = CaseFileRef{ID: SampleCaseFileID, Status: status}
 	case strings.HasPrefix(typ, "sign.signer."):
+		// Every signer event but finalized comes while the case file is
+		// pending: sign.signer.rejected too, the case file turning rejected
+		// (status 2) with sign.casefile.rejected just after it.
 		status := cfPending
-		switch typ {
-		case evSignerFinalized:
+		if typ == evSignerFinalized {
 			status = cfCompleted
-		case evSignerRejected:
-			status = cfRejected
 		}
 		payload = SignerPayload{ID: SampleSignerID, CaseFile: CaseFileRef{ID: SampleCaseFileID, Status: status}}
 	default:

@@ -175,8 +175,8 @@ func (e *deliveryEngine) drain(subID string, q *subQueue) {
 // schedules the next one (or gives up and disables the subscription). The
 // attempt is journaled as pending before its request leaves, so that a
 // receiver that reads the journal on getting the event finds it there
-// (docs/mockserver.md, "Webhook delivery"), and completed in place with its
-// outcome once the receiver answered or the attempt failed.
+// (docs/mockserver.md, "Webhook delivery"), and completed with its outcome
+// once the receiver answered or the attempt failed.
 func (e *deliveryEngine) attempt(d *delivery) {
 	sub, ok := e.svc.subs.current(d.subID, d.gen, d.typ)
 	if !ok {
@@ -193,10 +193,11 @@ func (e *deliveryEngine) attempt(d *delivery) {
 	if err != nil {
 		entry.Outcome, entry.Error = OutcomeFailed, err.Error()
 	}
-	// Not held any more: a reset forgot it, or the journal (JournalSize
-	// attempts) came round while it was in flight; either way the entry
-	// is gone, as it would be had it been journaled complete.
-	_ = e.svc.deliveries.Replace(pos, entry)
+	// Completed in place; or, when the journal (JournalSize attempts) came
+	// round while it was in flight, journaled again as the newest entry,
+	// so that its outcome is not lost; after a reset, forgotten
+	// (docs/mockserver.md, "Webhook delivery").
+	_ = e.svc.deliveries.Complete(pos, entry)
 	if err != nil {
 		e.failed(d, at)
 	}

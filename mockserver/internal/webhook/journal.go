@@ -10,7 +10,9 @@ const (
 	// before it leaves, so that the receiver never sees an event the
 	// journal does not list yet. It becomes OutcomeDelivered or
 	// OutcomeFailed in place once the attempt ends (within about 1.2 s:
-	// the connect and response limits).
+	// the connect and response limits); had the journal come round
+	// meanwhile, the completed attempt is journaled again as the newest
+	// entry.
 	OutcomePending = "pending"
 	// OutcomeDelivered is an attempt the endpoint acknowledged with 2xx in time.
 	OutcomeDelivered = "delivered"
