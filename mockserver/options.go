@@ -154,13 +154,6 @@ func WithMaxUploadBytes(n int64) Option {
 	return func(c *config) { setPositive(&c.MaxUploadBytes, n) }
 }
 
-// setPositive sets *dst to n when n is positive.
-func setPositive[T int | int64](dst *T, n T) {
-	if n > 0 {
-		*dst = n
-	}
-}
-
 // WithMaxDocuments bounds the documents of one Send create request, on the
 // multipart route (files parts, and documents its data part names) and on
 // both JSON routes. The request past the bound is answered 400, the Send
@@ -169,4 +162,11 @@ func setPositive[T int | int64](dst *T, n T) {
 // DefaultMaxDocuments (1,000; docs/platform.md, "Send").
 func WithMaxDocuments(n int) Option {
 	return func(c *config) { setPositive(&c.MaxDocuments, n) }
+}
+
+// setPositive sets *dst to n when n is positive.
+func setPositive[T int | int64](dst *T, n T) {
+	if n > 0 {
+		*dst = n
+	}
 }
