@@ -266,6 +266,7 @@ func FuzzJSONUpload(f *testing.F) {
 		`{"caseFile":{"documents":[{"pdf":{"caseFile":{"documents":[{"pdf":"JVBERi0xLjQK"}]}}}]}}`,
 		`{"caseFile":{"documents":{"[9223372036854775806]":{"pdf":"JVBERi0xLjQK"}}}}`,
 		`{"caseFile":{"documents":[{"pdf":"JVBE\r\nRi0xLjQK"},{"pdf":"JVBERi0xLg="}],"n":-1.5e+3,"t":[true,false,null]}}`,
+		`{"CaseFile":{"Documents":[{"Pdf":"JVBERi0xLjQK"}]}}`, `{"caseFile":{"documents":[{"PDF":"x"}]}}`,
 	} {
 		f.Add(seed)
 	}
@@ -279,7 +280,8 @@ func FuzzJSONUpload(f *testing.F) {
 				!strings.Contains(body, strings.Repeat("{", 60)) {
 				var we *wire.Error
 				if !errors.As(err, &we) || !strings.Contains(we.Message, "nested") && !strings.Contains(we.Message, "given twice") &&
-					!strings.Contains(we.Message, "longer than") {
+					!strings.Contains(we.Message, "longer than") && !strings.Contains(we.Message, "is not a key") &&
+					!strings.Contains(we.Message, "at most") {
 					t.Fatalf("a JSON object was refused: %v", err)
 				}
 			}
