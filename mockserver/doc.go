@@ -28,7 +28,8 @@
 //     WithMaxUploadBytes; or the vendor connector's JSON routes, production
 //     and sandbox, documents in base64, decoded to disk as they stream)
 //     through a job queue and its status check; a refused create answers
-//     the platform's 400.
+//     the platform's 400. Keys are read exactly; documents per request are
+//     bounded (WithMaxDocuments).
 //   - Signing: case file details, lists sorted by any of their times,
 //     failure reasons, document content, signing requests (update, resend,
 //     link), a signing page per signer, and the simulation: rounds by sign

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/mockserver/internal/app"
+	"github.com/signkit/signkit-go/mockserver/internal/send"
 )
 
 // Default limits of a Server; the With… options change them.
@@ -25,6 +26,9 @@ const (
 	// DefaultMaxUploadBytes bounds one Send create request (the whole
 	// multipart body, or the whole body of the JSON route).
 	DefaultMaxUploadBytes int64 = 1 << 30
+	// DefaultMaxDocuments bounds the documents of one Send create request
+	// (the mock's choice: no vendor source gives the platform's).
+	DefaultMaxDocuments = send.DefaultMaxDocuments
 )
 
 // Option configures a Server built by New or Start.
@@ -50,6 +54,7 @@ func defaultConfig() config {
 		MaxBodyBytes:   DefaultMaxBodyBytes,
 		MaxFileBytes:   DefaultMaxFileBytes,
 		MaxUploadBytes: DefaultMaxUploadBytes,
+		MaxDocuments:   DefaultMaxDocuments,
 		JournalSize:    DefaultJournalSize,
 		Control:        true,
 		BaseURL:        "http://signkit.mock",
@@ -147,6 +152,16 @@ func WithAllowedHosts(names ...string) Option {
 // limit; the definition without them is bounded by WithMaxBodyBytes.
 func WithMaxUploadBytes(n int64) Option {
 	return func(c *config) { setPositive(&c.MaxUploadBytes, n) }
+}
+
+// WithMaxDocuments bounds the documents of one Send create request, on the
+// multipart route (files parts, and documents its data part names) and on
+// both JSON routes. The request past the bound is answered 400, the Send
+// service's refusal, naming it; the JSON routes stop reading at the
+// document past it and nothing is kept on disk. Values below 1 keep
+// DefaultMaxDocuments (1,000; docs/platform.md, "Send").
+func WithMaxDocuments(n int) Option {
+	return func(c *config) { setPositive(&c.MaxDocuments, n) }
 }
 
 // setPositive sets *dst to n when n is positive.

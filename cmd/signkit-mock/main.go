@@ -76,6 +76,7 @@ type options struct {
 	addr, clock, start string
 	baseURL            string // -base-url; "": from the listener
 	maxBody, maxFile   int64
+	maxDocuments       int
 	jobDelay           time.Duration
 	jobDelaySet        bool // -job-delay was given: it holds with the manual clock too
 	jobRetention       time.Duration
@@ -98,6 +99,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.start, "start", "", "start time of the manual clock, RFC 3339 (default: now)")
 	fs.Int64Var(&o.maxBody, "max-body-bytes", mockserver.DefaultMaxBodyBytes, "largest request body accepted")
 	fs.Int64Var(&o.maxFile, "max-file-bytes", mockserver.DefaultMaxFileBytes, "largest file accepted by a FILE field of a public form")
+	fs.IntVar(&o.maxDocuments, "max-documents", mockserver.DefaultMaxDocuments,
+		"most documents in one Send create request (multipart or JSON); past it: 400 naming the bound")
 	fs.Func("job-delay", "mock time between accepting and running a queued job (default 1s with the real clock, 0 with the manual one)",
 		durationFlag(&o.jobDelay, &o.jobDelaySet, "1s"))
 	fs.Func("job-retention", "mock time a finished Send job is kept for its status checks; then they answer 404 Job not found, "+
@@ -124,8 +127,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.clock != "real" && o.clock != "manual" {
 		return o, fmt.Errorf("-clock must be real or manual, not %q", o.clock)
 	}
-	if o.maxBody < 1 || o.maxFile < 1 {
-		return o, errors.New("-max-body-bytes and -max-file-bytes must be positive")
+	if o.maxBody < 1 || o.maxFile < 1 || o.maxDocuments < 1 {
+		return o, errors.New("-max-body-bytes, -max-file-bytes and -max-documents must be positive")
 	}
 	if o.baseURL != "" {
 		u, err := url.Parse(o.baseURL)
@@ -166,7 +169,7 @@ func listenURL(a net.Addr) string {
 // serverOptions turns the flags into mockserver options.
 func (o options) serverOptions(baseURL string) ([]mockserver.Option, error) {
 	opts := []mockserver.Option{mockserver.WithBaseURL(baseURL), mockserver.WithMaxBodyBytes(o.maxBody),
-		mockserver.WithMaxFileBytes(o.maxFile), mockserver.WithControlAPI(o.control),
+		mockserver.WithMaxFileBytes(o.maxFile), mockserver.WithMaxDocuments(o.maxDocuments), mockserver.WithControlAPI(o.control),
 		mockserver.WithIdleTimeout(o.idle), mockserver.WithBodyProgressTimeout(o.bodyTimeout),
 		mockserver.WithLimits(o.limits), mockserver.WithAllowedHosts(o.allowHosts...)}
 	if o.jobRetention > 0 {

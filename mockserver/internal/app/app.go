@@ -38,6 +38,7 @@ type Config struct {
 	MaxBodyBytes   int64         // every request body
 	MaxFileBytes   int64         // one file of a public form's FILE field
 	MaxUploadBytes int64         // one Send create request
+	MaxDocuments   int           // documents of one Send create request
 	JournalSize    int           // requests and delivery attempts remembered
 	Control        bool          // serve the control API under /mock/
 	BaseURL        string        // where the mock is reachable

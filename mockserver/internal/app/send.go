@@ -19,7 +19,7 @@ func (a *App) initSend() {
 	q := a.quotas
 	a.Send = send.New(send.Config{
 		Clock: a.Clock, JobDelay: a.Cfg.JobDelay, MaxUploadBytes: a.Cfg.MaxUploadBytes, MaxBodyBytes: a.Cfg.MaxBodyBytes,
-		Temp: a.Temp,
+		Temp: a.Temp, MaxDocuments: a.Cfg.MaxDocuments,
 		CallerOf: func(r *http.Request) send.Caller {
 			u := accounts.From(r.Context())
 			return send.Caller{UserID: u.ID, CustomerID: u.CustomerID}

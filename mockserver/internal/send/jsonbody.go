@@ -36,7 +36,8 @@ func (svc *Service) readJSONUpload(r *http.Request) (*upload, error) {
 	up := &upload{dir: dir, dataParts: 1, inline: true}
 	h := sha256.New()
 	sp := &jsonScanner{r: bufio.NewReaderSize(io.TeeReader(r.Body, h), 64<<10), up: up,
-		out: boundedBuffer{max: svc.cfg.MaxBodyBytes}, pdfs: map[int]File{}, bad: map[int]bool{}}
+		out: boundedBuffer{max: svc.cfg.MaxBodyBytes}, pdfs: map[int]File{}, bad: map[int]bool{},
+		max: svc.maxDocuments()}
 	if err := sp.scanBody(); err != nil {
 		up.remove()
 		return nil, jsonBodyError(err, svc.cfg.MaxUploadBytes)

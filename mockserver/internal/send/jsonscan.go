@@ -47,6 +47,7 @@ type jsonScanner struct {
 	pdfs map[int]File // the documents' content, by document index
 	bad  map[int]bool // documents whose pdf is reported already
 	docs int          // documents seen (highest index + 1)
+	max  int          // the most documents taken; the next is refused
 }
 
 // scanBody reads the whole body: one JSON object and nothing after it.
@@ -188,6 +189,9 @@ func (sp *jsonScanner) object(at place, index, depth int) error {
 		if c, err = sp.next(); err != nil {
 			return err
 		}
+		if err := sp.checkStreamKey(at, index, key); err != nil {
+			return err
+		}
 		child := elsewhere
 		switch {
 		case at == atRoot && key == "caseFile":
@@ -205,7 +209,7 @@ func (sp *jsonScanner) object(at place, index, depth int) error {
 				seen = map[string]bool{}
 			}
 			if seen[key] {
-				return wire.BadRequest("%s is given twice", map[place]string{atCaseFile: "caseFile", atDocuments: "caseFile.documents"}[child])
+				return keyRefusal(map[place]string{atCaseFile: "caseFile", atDocuments: "caseFile.documents"}[child], msgTwice)
 			}
 			seen[key] = true
 		}
@@ -258,6 +262,9 @@ func (sp *jsonScanner) array(at place, depth int) error {
 			if err := sp.emit(','); err != nil {
 				return err
 			}
+		}
+		if child == atDocument && i >= sp.max {
+			return errTooManyDocuments("caseFile.documents", sp.max) // before the item is read
 		}
 		if err := sp.value(c, child, i, depth); err != nil {
 			return err

@@ -30,6 +30,9 @@ type Config struct {
 	JobRetention time.Duration
 	// MaxUploadBytes bounds a create request; MaxBodyBytes a status check.
 	MaxUploadBytes, MaxBodyBytes int64
+	// MaxDocuments bounds the documents of a create request (below 1:
+	// DefaultMaxDocuments).
+	MaxDocuments int
 	// Temp holds the uploaded files.
 	Temp *tmpdir.Dir
 	// CallerOf answers who made an authenticated request.
@@ -47,6 +50,11 @@ type Config struct {
 	// server.
 	Links func(caseFileID int64, r *http.Request) []Link
 }
+
+// DefaultMaxDocuments is the most documents a create request carries
+// unless Config says otherwise: the mock's choice, as no vendor source
+// gives the platform's (docs/platform.md, "Send").
+const DefaultMaxDocuments = 1000
 
 // Service holds the jobs. Its methods are safe for concurrent use.
 type Service struct {
@@ -73,6 +81,14 @@ func (svc *Service) SetWallClock(now func() time.Time) {
 	svc.polls.mu.Lock()
 	defer svc.polls.mu.Unlock()
 	svc.polls.now = now
+}
+
+// maxDocuments answers the bound on a create request's documents.
+func (svc *Service) maxDocuments() int {
+	if svc.cfg.MaxDocuments < 1 {
+		return DefaultMaxDocuments
+	}
+	return svc.cfg.MaxDocuments
 }
 
 // Count answers how many jobs there are.
@@ -115,7 +131,11 @@ func (svc *Service) create(w http.ResponseWriter, r *http.Request, read func(*ht
 		return err
 	}
 	def, p := validate(up, svc.cfg.Clock.Now())
-	if err := p.Err(); err != nil {
+	if limit := svc.maxDocuments(); def != nil && len(def.Documents) > limit {
+		up.remove() // the multipart route's data part (the JSON route stops at the bound)
+		return errTooManyDocuments("caseFile.documents", limit)
+	}
+	if err := p.err(); err != nil {
 		up.remove()
 		return err
 	}

@@ -14,8 +14,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/signkit/signkit-go/mockserver/internal/format"
-
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // Signer is a signer of the data part, with every field the vendor
@@ -73,7 +71,7 @@ const (
 	minURL  = 5
 )
 
-func checkSigners(p *wire.Problems, signers []Signer) {
+func checkSigners(p *problems, signers []Signer) {
 	if len(signers) == 0 {
 		p.Add("caseFile.signers", "at least one signer is required")
 	}
@@ -83,7 +81,7 @@ func checkSigners(p *wire.Problems, signers []Signer) {
 }
 
 // checkSigner checks one signer against the vendor's constraints.
-func checkSigner(p *wire.Problems, path string, sg *Signer) {
+func checkSigner(p *problems, path string, sg *Signer) {
 	if strings.TrimSpace(sg.Name) == "" {
 		p.Add(path+".name", "is required")
 	}
@@ -138,7 +136,7 @@ func checkSigner(p *wire.Problems, path string, sg *Signer) {
 
 // checkRole checks a role against the vendor's pattern and length; it
 // answers whether the role is well formed.
-func checkRole(p *wire.Problems, field, role string) bool {
+func checkRole(p *problems, field, role string) bool {
 	if len(role) < 3 || !rolePattern.MatchString(role) {
 		p.Add(field, "must be at least 3 characters: letters, digits, spaces, commas, underscores and hyphens, "+
 			"starting with a letter or digit and not ending with a space")
@@ -148,7 +146,7 @@ func checkRole(p *wire.Problems, field, role string) bool {
 }
 
 // checkURL checks a success or fail URL: absolute, at least minURL long.
-func checkURL(p *wire.Problems, field, v string) {
+func checkURL(p *problems, field, v string) {
 	u, err := url.Parse(v)
 	if utf8.RuneCountInString(v) < minURL || err != nil || u.Scheme == "" || (u.Host == "" && u.Opaque == "") {
 		p.Add(field, "must be an absolute URL of at least %d characters", minURL)
@@ -157,14 +155,14 @@ func checkURL(p *wire.Problems, field, v string) {
 
 // checkLanguage checks an optional language code (matched without regard
 // to case).
-func checkLanguage(p *wire.Problems, field, lang string) {
+func checkLanguage(p *problems, field, lang string) {
 	if lang != "" && !slices.Contains(sendLanguages, strings.ToLower(lang)) {
 		p.Add(field, "must be one of %s, got %.40q", strings.Join(sendLanguages, ", "), lang)
 	}
 }
 
 // checkEnum checks an optional value against a list.
-func checkEnum(p *wire.Problems, field, v string, allowed []string) {
+func checkEnum(p *problems, field, v string, allowed []string) {
 	if v != "" && !slices.Contains(allowed, v) {
 		p.Add(field, "must be one of %s, got %.40q", strings.Join(allowed, ", "), v)
 	}
@@ -223,7 +221,7 @@ func (f *FlexTime) UnmarshalJSON(b []byte) error {
 }
 
 // check reports a malformed time.
-func (f FlexTime) check(p *wire.Problems, field string) {
+func (f FlexTime) check(p *problems, field string) {
 	if f.bad {
 		p.Add(field, "must be a time: integer unix seconds or an RFC 3339 string")
 	}

@@ -42,7 +42,7 @@ type upload struct {
 	// files[i] being that of the document Doc, so names match nothing.
 	inline bool
 	// problems are found while reading, reported with validate's.
-	problems wire.Problems
+	problems problems
 }
 
 // remove deletes the upload's files.
@@ -99,7 +99,11 @@ func (svc *Service) readSendParts(mr *multipart.Reader, up *upload, h hash.Hash,
 		case "data":
 			err = svc.readData(part, up, h)
 		case "files", "files[]":
-			err = up.saveFile(part, h, buf)
+			if limit := svc.maxDocuments(); len(up.files) >= limit {
+				err = errTooManyDocuments("files", limit) // before the part is read
+			} else {
+				err = up.saveFile(part, h, buf)
+			}
 		default:
 			up.unknown = append(up.unknown, name)
 			_, err = io.CopyBuffer(io.Discard, part, buf)
@@ -137,11 +141,11 @@ func (svc *Service) readData(part *multipart.Part, up *upload, h hash.Hash) erro
 func (up *upload) saveFile(part *multipart.Part, h hash.Hash, buf []byte) error {
 	f, err := os.CreateTemp(up.dir, "file-*")
 	if err != nil {
-		return fmt.Errorf("create upload file: %w", err)
+		return &diskError{err}
 	}
 	defer f.Close()
 	head := &headWriter{max: 1024}
-	writers := []io.Writer{f, head}
+	writers := []io.Writer{diskWriter{f}, head}
 	if up.dataParts > 0 && !up.rehash {
 		writers = append(writers, h)
 	}
@@ -150,7 +154,7 @@ func (up *upload) saveFile(part *multipart.Part, h hash.Hash, buf []byte) error 
 		return fmt.Errorf("save uploaded file: %w", err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("save uploaded file: %w", err)
+		return &diskError{err}
 	}
 	up.files = append(up.files, File{Name: part.FileName(), Path: f.Name(), Size: n,
 		IsPDF: isPDFHead(head.b)})
@@ -177,11 +181,16 @@ func (up *upload) rehashFromDisk(h hash.Hash, buf []byte) error {
 }
 
 // bodyError maps a failure to read the body: over the limit → 413, an
-// wire.Error as it is, anything else → 400.
+// wire.Error as it is, a failure of the server's disk as it is (answered
+// 500 without its text, which names a path on the server's disk), anything
+// else → 400.
 func (svc *Service) bodyError(err error) error {
 	var tooLarge *http.MaxBytesError
 	var ae *wire.Error
+	var de *diskError
 	switch {
+	case errors.As(err, &de):
+		return fmt.Errorf("read upload: %w", err)
 	case errors.As(err, &tooLarge):
 		return fmt.Errorf("read upload: %w", wire.TooLarge(svc.cfg.MaxUploadBytes))
 	case errors.As(err, &ae):
@@ -201,4 +210,24 @@ func (w *headWriter) Write(p []byte) (int, error) {
 		w.b = append(w.b, p[:min(room, len(p))]...)
 	}
 	return len(p), nil
+}
+
+// diskError is a failure of the server's disk while it saves an upload:
+// the server's fault, never the request's, and its text names a path that
+// no answer may carry.
+type diskError struct{ err error }
+
+func (e *diskError) Error() string { return "save upload: " + e.err.Error() }
+func (e *diskError) Unwrap() error { return e.err }
+
+// diskWriter marks the failures of writing to an upload file as the
+// disk's, apart from those of reading the body.
+type diskWriter struct{ f *os.File }
+
+func (w diskWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	if err != nil {
+		err = &diskError{err}
+	}
+	return n, err
 }

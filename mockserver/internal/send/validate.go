@@ -12,8 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/signkit/signkit-go/mockserver/internal/format"
-
-	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
 // definition is the data part of a Send create request.
@@ -78,8 +76,9 @@ const (
 
 // validateSend checks a Send upload and answers its definition, or one
 // problem per rule broken (docs/platform.md, "Send": caseFile fields).
-func validate(up *upload, now time.Time) (*CaseFile, wire.Problems) {
-	p := slices.Clone(up.problems)
+func validate(up *upload, now time.Time) (*CaseFile, problems) {
+	var p problems
+	p.addAll(up.problems)
 	for _, name := range up.unknown {
 		p.Add(name, "unknown form element: send the definition as data and the documents as files")
 	}
@@ -89,6 +88,13 @@ func validate(up *upload, now time.Time) (*CaseFile, wire.Problems) {
 	}
 	if up.dataParts > 1 {
 		p.Add("data", "must be sent once, not %d times", up.dataParts)
+	}
+	// Keys are read exactly (jsonkeys.go): a case variant or a key given
+	// twice would be read otherwise by the decoder than by the scanner.
+	var keys problems
+	if checkKeys(&keys, up.data); keys.n > 0 {
+		p.addAll(keys)
+		return nil, p
 	}
 	var def definition
 	if err := json.Unmarshal(up.data, &def); err != nil {
@@ -120,7 +126,7 @@ func validate(up *upload, now time.Time) (*CaseFile, wire.Problems) {
 }
 
 // checkCaseFile checks the case file's own fields.
-func checkCaseFile(p *wire.Problems, cf *CaseFile, now time.Time) {
+func checkCaseFile(p *problems, cf *CaseFile, now time.Time) {
 	checkTitle(p, "caseFile.title", cf.Title)
 	checkLanguage(p, "caseFile.language", cf.Language)
 	if n := utf8.RuneCountInString(cf.SenderName); cf.SenderName != "" && (n < minSender || n > maxSender) {
@@ -156,7 +162,7 @@ func checkCaseFile(p *wire.Problems, cf *CaseFile, now time.Time) {
 }
 
 // checkTitle checks a required title of 1 to maxTitle characters.
-func checkTitle(p *wire.Problems, field, title string) {
+func checkTitle(p *problems, field, title string) {
 	switch n := utf8.RuneCountInString(title); {
 	case strings.TrimSpace(title) == "":
 		p.Add(field, "is required")
@@ -169,7 +175,7 @@ func checkTitle(p *wire.Problems, field, title string) {
 // roles: each document names exactly one file, each file is named by one
 // document and is a PDF, each role is some signer's, and at least one
 // document is signable.
-func checkDocuments(p *wire.Problems, cf *CaseFile, files []File) {
+func checkDocuments(p *problems, cf *CaseFile, files []File) {
 	if len(cf.Documents) == 0 {
 		p.Add("caseFile.documents", "at least one document is required")
 	}
@@ -215,7 +221,7 @@ func checkDocuments(p *wire.Problems, cf *CaseFile, files []File) {
 // which carries its own PDF (files, found by Doc) and needs no name: the
 // document's fields, that the content is a PDF, and that one document is
 // signable.
-func checkInlineDocuments(p *wire.Problems, cf *CaseFile, files []File) {
+func checkInlineDocuments(p *problems, cf *CaseFile, files []File) {
 	if len(cf.Documents) == 0 {
 		p.Add("caseFile.documents", "at least one document is required")
 	}
@@ -237,7 +243,7 @@ func checkInlineDocuments(p *wire.Problems, cf *CaseFile, files []File) {
 
 // checkDocument checks a document's own fields: its title, its order, and
 // that each of its roles is well formed and some signer's.
-func checkDocument(p *wire.Problems, path string, d *Document, roles map[string]bool) {
+func checkDocument(p *problems, path string, d *Document, roles map[string]bool) {
 	checkTitle(p, path+".title", d.Title)
 	if d.DocumentOrder != nil && *d.DocumentOrder < 0 {
 		p.Add(path+".documentOrder", "must be 0 or more")
@@ -267,7 +273,7 @@ func signerRoles(cf *CaseFile) map[string]bool {
 // base64Paths reports every string of the data part that holds a
 // Base64-encoded PDF ("JVBERi" is "%PDF-" in Base64) and every document
 // property that carries content inline.
-func base64Paths(p *wire.Problems, data []byte) {
+func base64Paths(p *problems, data []byte) {
 	var root any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if dec.Decode(&root) != nil {
