@@ -165,7 +165,7 @@ func foreignOrigin(r *http.Request, base string) (string, bool) {
 	if !ok {
 		return quote(from), true
 	}
-	own, _ := originOf(wire.BaseURL(r))
+	own := ownOrigin(r, base)
 	// The base URL's origin counts as the mock's own only when the request
 	// reached the mock under the base URL's host and port (a TLS proxy in
 	// front changes the scheme, not those): a mock published on another
@@ -176,6 +176,37 @@ func foreignOrigin(r *http.Request, base string) (string, bool) {
 	}
 	return o, true
 }
+
+// ownOrigin answers the origin r reached the mock at, as originOf writes
+// it: its scheme, and its Host's name and port. A Host without a port
+// (what a proxy on its scheme's default port forwards) takes the default
+// port of the base URL's scheme, or without a base URL of the request's
+// own (docs/mockserver.md, "Who may drive the control API").
+func ownOrigin(r *http.Request, base string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		host = r.URL.Host
+	}
+	port := ""
+	if _, p, err := net.SplitHostPort(host); err == nil {
+		port = p
+	}
+	if port == "" {
+		portScheme := scheme
+		if s, _, ok := strings.Cut(base, "://"); ok {
+			portScheme = s
+		}
+		port = defaultPorts[portScheme]
+	}
+	return scheme + "://" + net.JoinHostPort(HostName(host), port)
+}
+
+// defaultPorts are the ports a URL or a Host without one means, by scheme.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
 
 // hostPart is the host and port of an origin: what follows "://".
 func hostPart(origin string) string {
@@ -193,7 +224,7 @@ func originOf(s string) (string, bool) {
 	scheme := strings.ToLower(u.Scheme)
 	port := u.Port()
 	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[scheme]
+		port = defaultPorts[scheme]
 	}
 	return scheme + "://" + net.JoinHostPort(HostName(u.Host), port), true
 }
