@@ -129,8 +129,8 @@ func (a *App) checkControl(r *http.Request) *wire.Error {
 		// Only browsers use the dashboard, and they send an Origin with a
 		// POST: one with neither Origin nor Referer is not the dashboard's.
 		if r.Header.Get("Origin") == "" && r.Header.Get("Referer") == "" {
-			return wire.Forbidden("the dashboard's forms are posted by its own pages, which send an Origin; " +
-				"from code, call the control API under /mock/ instead")
+			return wire.Forbidden("the dashboard's forms are posted by its own pages, which send an Origin or a Referer; "+
+				"from code, call %s instead", codeRoute(r.URL.Path))
 		}
 		return nil
 	}
@@ -146,6 +146,25 @@ func (a *App) checkControl(r *http.Request) *wire.Error {
 		msg += ", not " + quote(ct)
 	}
 	return &wire.Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type", Message: msg}
+}
+
+// codeRoute answers the route code calls for what the dashboard's form at
+// path does (docs/mockserver.md, "Dashboard").
+func codeRoute(path string) string {
+	rest, _ := strings.CutPrefix(path, "/mock/ui/")
+	switch {
+	case rest == "webhooks/replay":
+		return `POST /mock/deliveries/replay with {"subscriptionId","eventId"}`
+	case rest == "clock":
+		return `POST /mock/clock/advance with {"seconds":n}`
+	case strings.HasSuffix(rest, "/request/email"):
+		return "the Signing service's PUT /api/v1/signingrequests/{id} with the new email"
+	case strings.HasSuffix(rest, "/request/resend"):
+		return "the Signing service's PATCH /api/v1/signingrequests/{id}/send"
+	case strings.HasPrefix(rest, "casefiles/"):
+		return "POST /mock/" + rest
+	}
+	return "the control API under /mock/"
 }
 
 // foreignOrigin answers the origin r comes from when it is not the mock's:
