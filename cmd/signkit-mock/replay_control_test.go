@@ -151,3 +151,20 @@ func TestBinaryReplayControlRoute(t *testing.T) {
 		t.Fatalf("refused replays made attempts: %+v", ds)
 	}
 }
+
+// -h says what the guard does: test code passes everywhere but on the
+// dashboard's forms, and replays through the control API's route.
+func TestUsageSaysWhoMayPost(t *testing.T) {
+	t.Parallel()
+	flat := strings.Join(strings.Fields(usage), " ")
+	for _, want := range []string{
+		"pass on every /mock/ route but the dashboard's forms (POST /mock/ui/...)",
+		"403 without Origin or Referer",
+		`POST /mock/deliveries/replay {"subscriptionId","eventId"}`,
+		"a Host without a port counts as the -base-url scheme's default port (https 443, http 80)",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the usage does not say %q:\n%s", want, usage)
+		}
+	}
+}

@@ -23,8 +23,11 @@ import (
 //     and pass;
 //   - 403, a state-changing request (not GET, HEAD or OPTIONS) under
 //     /mock/ whose Origin, or without one whose Referer, is another origin
-//     than the mock's: another page open in the same browser must not
-//     drive the control API or the dashboard's forms;
+//     than the mock's (a Host without a port taking the base URL's
+//     scheme's default port): another page open in the same browser must
+//     not drive the control API or the dashboard's forms; and a post to a
+//     dashboard form with neither, which its own page always sends (every
+//     other route takes such requests: curl, SDKs, test code);
 //   - 415, such a request to the control API (not the dashboard) whose
 //     body is not JSON, so that no browser can send it without a preflight.
 //
