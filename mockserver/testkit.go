@@ -117,14 +117,14 @@ func (s *Server) Verifier(secret string, opts ...webhooks.VerifierOption) (*webh
 }
 
 // ReplayDelivery delivers an event to a subscription again, from the
-// start, as the dashboard's Replay does: a new series of attempts of the
-// same body with the same X-Event-Id, to test a receiver's handling of a
-// redelivery. The event must be in the deliveries journal (an unknown one
+// start, as the dashboard's Replay and POST /mock/deliveries/replay do: a
+// new series of attempts of the same body with the same X-Event-Id, to
+// test a receiver's handling of a redelivery. The event must be in the deliveries journal (an unknown one
 // matches signkit.ErrNotFound) and the subscription active and listing its
 // type (else signkit.ErrConflict). The first attempt starts in the
 // background; Advance waits for it.
 func (s *Server) ReplayDelivery(subscriptionID, eventID string) error {
-	return s.controlError(s.core.Webhooks.Replay(subscriptionID, eventID), http.MethodPost, "/mock/ui/webhooks/replay")
+	return s.controlError(s.core.Webhooks.Replay(subscriptionID, eventID), http.MethodPost, "/mock/deliveries/replay")
 }
 
 // controlError turns the error of a control call into what the SDK's

@@ -9,7 +9,7 @@
 // the server down cleanly.
 //
 // Every route answers 421 to a Host other than a loopback name and the
-// listen address; in a container, admit the names other containers use:
+// host of -base-url (default: the listen address); in a container, admit the names other containers use:
 //
 //	signkit-mock -addr 0.0.0.0:8765 -allow-host mock,mock.internal
 //
@@ -63,10 +63,15 @@ const usage = `usage: signkit-mock [flags]
 Only its users drive it: the control API (/mock/) and the dashboard
 (/mock/ui) refuse a state-changing request from another origin's web page
 (Origin, or Referer, of another origin: 403), and a control API body that
-is not JSON (415: send Content-Type: application/json); curl, SDKs and
-test code send no Origin and pass. Every route answers 421 to a Host other
-than localhost, *.localhost, 127.0.0.0/8, [::1], the listen address and
-the -allow-host names (DNS rebinding).
+is not JSON (415: send Content-Type: application/json). curl, SDKs and
+test code send neither Origin nor Referer and pass on every /mock/ route
+but the dashboard's forms (POST /mock/ui/...), which take their own page's
+posts only (403 without Origin or Referer); code replays a webhook delivery
+with POST /mock/deliveries/replay {"subscriptionId","eventId"}. Behind a
+proxy, a Host without a port counts as the -base-url scheme's default
+port (https 443, http 80) when compared with an Origin. Every route answers 421 to a Host other than
+localhost, *.localhost, 127.0.0.0/8, [::1], the -base-url host (default:
+the listen address) and the -allow-host names (DNS rebinding).
 
 flags:
 `

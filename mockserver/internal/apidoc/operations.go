@@ -238,11 +238,32 @@ func control() []operation {
 			param{"eventId", str, "Only the attempts of this event (its X-Event-Id)."},
 			param{"eventType", ref("EventType"),
 				"Only the attempts of this event type, as X-Event-Type names it."}),
+		{method: "POST", path: "/mock/deliveries/replay", tag: "Control (mock only)",
+			summary: "Deliver an event to a subscription again, from the start (the dashboard's Replay, for code)",
+			body: jsonBody(Schema{"type": "object", "required": []string{"subscriptionId", "eventId"},
+				"properties": Schema{"subscriptionId": Schema{"type": "string", "minLength": 1}, "eventId": eventIDDesc}}),
+			answers: Schema{"202": answer("A new series of attempts of the same body with the same X-Event-Id is under way, "+
+				"numbered from 1 (GET /mock/deliveries lists them, marked replay).", jsonBody(obj(Schema{"subscriptionId": str, "eventId": str}))),
+				"400": answer("The body is not one JSON object with both ids, as non-empty strings: the platform's error body, "+
+					"its details naming each missing id.", jsonBody(ref("Error"))),
+				"404": answer("The deliveries journal holds no delivery of that event to that subscription.", jsonBody(ref("Error"))),
+				"409": answer("The subscription is gone, inactive or no longer lists the event's type.", jsonBody(ref("Error"))),
+				"415": answer("The body is not sent as Content-Type: application/json.", jsonBody(ref("Error")))}},
 		c("GET", "/mock/faults", "The injected faults", nil, ok("200", "The faults.", items("Fault"))),
 		c("POST", "/mock/faults", "Inject a fault", ref("FaultSpec"), ok("201", "The fault.", ref("Fault"))),
 		c("DELETE", "/mock/faults", "Clear the faults", nil, Schema{"204": answer("Cleared.", nil)}),
 		c("GET", "/mock/openapi.json", "This description", nil, ok("200", "OpenAPI "+Version+".", Schema{"type": "object"})),
 	}
+}
+
+// eventIDDesc is an event's id as a replay takes it.
+var eventIDDesc = Schema{"type": "string", "minLength": 1, "description": "The event's id: the X-Event-Id of its deliveries, " +
+	"eventId in GET /mock/deliveries."}
+
+// withForm gives a dashboard form its fields, all strings.
+func withForm(op operation, fields Schema) operation {
+	op.body = urlEncoded(fields)
+	return op
 }
 
 // count is a query parameter's non-negative integer.
@@ -282,7 +303,8 @@ func dashboard() []operation {
 		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/request/email", "Change a signer's email (form field email)", back),
 		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/request/resend", "Send a signer's request email again", back),
 		d("GET", "/mock/ui/webhooks", "Subscriptions and delivery attempts", page),
-		d("POST", "/mock/ui/webhooks/replay", "Replay an event", back),
+		withForm(d("POST", "/mock/ui/webhooks/replay", "Replay an event", back),
+			Schema{"subscriptionId": str, "eventId": eventIDDesc}),
 		d("GET", "/mock/ui/clock", "The clock", page),
 		d("POST", "/mock/ui/clock", "Advance the clock", back),
 	}

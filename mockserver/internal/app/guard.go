@@ -23,8 +23,11 @@ import (
 //     and pass;
 //   - 403, a state-changing request (not GET, HEAD or OPTIONS) under
 //     /mock/ whose Origin, or without one whose Referer, is another origin
-//     than the mock's: another page open in the same browser must not
-//     drive the control API or the dashboard's forms;
+//     than the mock's (a Host without a port taking the base URL's
+//     scheme's default port): another page open in the same browser must
+//     not drive the control API or the dashboard's forms; and a post to a
+//     dashboard form with neither, which its own page always sends (every
+//     other route takes such requests: curl, SDKs, test code);
 //   - 415, such a request to the control API (not the dashboard) whose
 //     body is not JSON, so that no browser can send it without a preflight.
 //
@@ -129,8 +132,8 @@ func (a *App) checkControl(r *http.Request) *wire.Error {
 		// Only browsers use the dashboard, and they send an Origin with a
 		// POST: one with neither Origin nor Referer is not the dashboard's.
 		if r.Header.Get("Origin") == "" && r.Header.Get("Referer") == "" {
-			return wire.Forbidden("the dashboard's forms are posted by its own pages, which send an Origin; " +
-				"from code, call the control API under /mock/ instead")
+			return wire.Forbidden("the dashboard's forms are posted by its own pages, which send an Origin or a Referer; "+
+				"from code, call %s instead", codeRoute(r.URL.Path))
 		}
 		return nil
 	}
@@ -146,6 +149,25 @@ func (a *App) checkControl(r *http.Request) *wire.Error {
 		msg += ", not " + quote(ct)
 	}
 	return &wire.Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type", Message: msg}
+}
+
+// codeRoute answers the route code calls for what the dashboard's form at
+// path does (docs/mockserver.md, "Dashboard").
+func codeRoute(path string) string {
+	rest, _ := strings.CutPrefix(path, "/mock/ui/")
+	switch {
+	case rest == "webhooks/replay":
+		return `POST /mock/deliveries/replay with {"subscriptionId","eventId"}`
+	case rest == "clock":
+		return `POST /mock/clock/advance with {"seconds":n}`
+	case strings.HasSuffix(rest, "/request/email"):
+		return "the Signing service's PUT /api/v1/signingrequests/{id} with the new email"
+	case strings.HasSuffix(rest, "/request/resend"):
+		return "the Signing service's PATCH /api/v1/signingrequests/{id}/send"
+	case strings.HasPrefix(rest, "casefiles/"):
+		return "POST /mock/" + rest
+	}
+	return "the control API under /mock/"
 }
 
 // foreignOrigin answers the origin r comes from when it is not the mock's:
@@ -165,7 +187,7 @@ func foreignOrigin(r *http.Request, base string) (string, bool) {
 	if !ok {
 		return quote(from), true
 	}
-	own, _ := originOf(wire.BaseURL(r))
+	own := ownOrigin(r, base)
 	// The base URL's origin counts as the mock's own only when the request
 	// reached the mock under the base URL's host and port (a TLS proxy in
 	// front changes the scheme, not those): a mock published on another
@@ -176,6 +198,37 @@ func foreignOrigin(r *http.Request, base string) (string, bool) {
 	}
 	return o, true
 }
+
+// ownOrigin answers the origin r reached the mock at, as originOf writes
+// it: its scheme, and its Host's name and port. A Host without a port
+// (what a proxy on its scheme's default port forwards) takes the default
+// port of the base URL's scheme, or without a base URL of the request's
+// own (docs/mockserver.md, "Who may drive the control API").
+func ownOrigin(r *http.Request, base string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		host = r.URL.Host
+	}
+	port := ""
+	if _, p, err := net.SplitHostPort(host); err == nil {
+		port = p
+	}
+	if port == "" {
+		portScheme := scheme
+		if s, _, ok := strings.Cut(base, "://"); ok {
+			portScheme = s
+		}
+		port = defaultPorts[portScheme]
+	}
+	return scheme + "://" + net.JoinHostPort(HostName(host), port)
+}
+
+// defaultPorts are the ports a URL or a Host without one means, by scheme.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
 
 // hostPart is the host and port of an origin: what follows "://".
 func hostPart(origin string) string {
@@ -193,7 +246,7 @@ func originOf(s string) (string, bool) {
 	scheme := strings.ToLower(u.Scheme)
 	port := u.Port()
 	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[scheme]
+		port = defaultPorts[scheme]
 	}
 	return scheme + "://" + net.JoinHostPort(HostName(u.Host), port), true
 }

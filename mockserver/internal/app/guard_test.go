@@ -38,3 +38,21 @@ func TestGuardNamesAndOrigins(t *testing.T) {
 		}
 	}
 }
+
+// A dashboard form refused for want of its page's Origin names the route
+// that code calls instead.
+func TestGuardCodeRoute(t *testing.T) {
+	t.Parallel()
+	for path, want := range map[string]string{
+		"/mock/ui/webhooks/replay":                      `POST /mock/deliveries/replay with {"subscriptionId","eventId"}`,
+		"/mock/ui/clock":                                `POST /mock/clock/advance with {"seconds":n}`,
+		"/mock/ui/casefiles/3/signers/4/sign":           "POST /mock/casefiles/3/signers/4/sign",
+		"/mock/ui/casefiles/3/signers/4/request/email":  "the Signing service's PUT /api/v1/signingrequests/{id} with the new email",
+		"/mock/ui/casefiles/3/signers/4/request/resend": "the Signing service's PATCH /api/v1/signingrequests/{id}/send",
+		"/mock/ui/nothing":                              "the control API under /mock/",
+	} {
+		if got := codeRoute(path); got != want {
+			t.Errorf("codeRoute(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

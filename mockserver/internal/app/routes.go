@@ -105,6 +105,7 @@ func (a *App) routes() http.Handler {
 		route(svcControl, "GET /mock/emails", a.Signing.Control.CtlEmails)
 		route(svcControl, "GET /mock/events", a.Signing.Control.CtlEvents)
 		route(svcControl, "GET /mock/deliveries", a.Webhooks.CtlDeliveries)
+		route(svcControl, "POST /mock/deliveries/replay", a.Webhooks.CtlReplay) // the dashboard's Replay, for code
 		route(svcControl, "GET /mock/faults", a.Faults.HandleList)
 		route(svcControl, "POST /mock/faults", a.Faults.HandleAdd)
 		route(svcControl, "DELETE /mock/faults", a.Faults.HandleClear)
