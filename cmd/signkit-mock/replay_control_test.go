@@ -74,7 +74,7 @@ func binaryDeliveries(t *testing.T, base string) []struct {
 // The binary's POST /mock/deliveries/replay, as a test in another language
 // calls it: 202 and a new attempt in GET /mock/deliveries; 404 for an
 // unknown delivery, 415 for a body that is not JSON, 400 for a malformed
-// one or a missing id, 403 from another origin's page.
+// one, 422 for a missing id, 403 from another origin's page.
 func TestBinaryReplayControlRoute(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
@@ -132,7 +132,7 @@ func TestBinaryReplayControlRoute(t *testing.T) {
 		{"a form", "application/x-www-form-urlencoded", "subscriptionId=" + sub.ID + "&eventId=" + ds[0].EventID, nil,
 			http.StatusUnsupportedMediaType},
 		{"malformed JSON", "application/json", `{"subscriptionId"`, nil, http.StatusBadRequest},
-		{"no eventId", "application/json", `{"subscriptionId":"` + sub.ID + `"}`, nil, http.StatusBadRequest},
+		{"no eventId", "application/json", `{"subscriptionId":"` + sub.ID + `"}`, nil, http.StatusUnprocessableEntity},
 		{"another origin", "application/json", body, []string{"Origin", "http://evil.example"}, http.StatusForbidden},
 	} {
 		if st, b := post(t, base+"/mock/deliveries/replay", tc.ct, tc.body, tc.headers...); st != tc.want ||

@@ -233,7 +233,7 @@ func control() []operation {
 			param{"after", count, "Only the events after this sequence number (the seq of the last event read); " +
 				"empty or 0: from the oldest the log keeps."}),
 		journal(c("GET", "/mock/deliveries", "Every webhook delivery attempt",
-			nil, ok("200", "In the order the attempts started, oldest first.", items("Delivery"))), true,
+			nil, ok("200", "In the order the attempts started, oldest first; an attempt that newer ones pushed out of the journal while it was in flight comes back, complete, as the newest.", items("Delivery"))), true,
 			param{"subscriptionId", str, "Only the attempts to this subscription."},
 			param{"eventId", str, "Only the attempts of this event (its X-Event-Id)."},
 			param{"eventType", ref("EventType"),
@@ -244,8 +244,8 @@ func control() []operation {
 				"properties": Schema{"subscriptionId": Schema{"type": "string", "minLength": 1}, "eventId": eventIDDesc}}),
 			answers: Schema{"202": answer("A new series of attempts of the same body with the same X-Event-Id is under way, "+
 				"numbered from 1 (GET /mock/deliveries lists them, marked replay).", jsonBody(obj(Schema{"subscriptionId": str, "eventId": str}))),
-				"400": answer("The body is not one JSON object with both ids, as non-empty strings: the platform's error body, "+
-					"its details naming each missing id.", jsonBody(ref("Error"))),
+				"400": answer("The body is not one JSON object, or an id is not a string.", jsonBody(ref("Error"))),
+				"422": answer("An id is missing or empty: the platform's error body, its details naming each.", jsonBody(ref("Error"))),
 				"404": answer("The deliveries journal holds no delivery of that event to that subscription.", jsonBody(ref("Error"))),
 				"409": answer("The subscription is gone, inactive or no longer lists the event's type.", jsonBody(ref("Error"))),
 				"415": answer("The body is not sent as Content-Type: application/json.", jsonBody(ref("Error")))}},

@@ -19,9 +19,9 @@ type ReplayRequest struct {
 // the new series of attempts is under way (GET /mock/deliveries lists
 // them), or Replay's error: 404 for a delivery the journal does not hold,
 // 409 for a subscription that is gone, inactive or no longer lists the
-// type. A body that is not one JSON object of two non-empty strings is a
-// 400 (details name each missing id); one that is not JSON never gets
-// here (the guard's 415).
+// type. A body that is not one JSON object is a 400, a missing or empty id
+// a 422 whose details name it, as on the other control routes; a body not
+// sent as JSON never gets here (the guard's 415).
 func (svc *Service) CtlReplay(w http.ResponseWriter, r *http.Request) error {
 	var req ReplayRequest
 	if err := wire.DecodeBody(w, r, svc.cfg.MaxBodyBytes, &req); err != nil {
@@ -35,9 +35,7 @@ func (svc *Service) CtlReplay(w http.ResponseWriter, r *http.Request) error {
 		p.Add("eventId", "is required: the event's id, the X-Event-Id of its deliveries (GET /mock/deliveries lists them)")
 	}
 	if len(p) > 0 {
-		e := wire.Validation(p)
-		e.Status, e.Code = http.StatusBadRequest, "bad_request"
-		return e
+		return wire.Validation(p) // 422, as every control route answers a missing field
 	}
 	if err := svc.Replay(req.SubscriptionID, req.EventID); err != nil {
 		return err
