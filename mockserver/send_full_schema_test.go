@@ -55,7 +55,8 @@ func fullCaseFile(title string, at func(time.Duration) any) map[string]any {
 // field through each Send create route, its times as integer unix seconds
 // and as RFC 3339 strings, and checks each request and answer against the
 // description (the multipart route's data part as its data schema), then
-// that the case file's details give the times back as the description says:
+// that the queue status (whose payload is the definition as sent) and the
+// case file's details match it, the details giving the times back as
 // integer unix seconds, the same instants. The traffic check sees these
 // exchanges too.
 func TestFullCaseFileThroughEveryCreateRoute(t *testing.T) {
@@ -87,6 +88,8 @@ func TestFullCaseFileThroughEveryCreateRoute(t *testing.T) {
 			if stq != 200 || out.JobStatus != jobCompleted || out.Result == nil {
 				t.Fatalf("%s: the job: %d %s", name, stq, raw)
 			}
+			// Its payload is the definition as sent, the times as given.
+			checkAgainst(t, name+": queue status", doc.Components.Schemas["QueueJob"].Value, raw)
 			checkTimesCameBack(t, s, doc, tok, name, out.Result.Data.CaseFile.ID, base)
 		}
 	}

@@ -66,5 +66,8 @@ func APIRefinements() map[string]map[string]map[string]any {
 				"description": "Days between reminder emails to the signer while they have not signed (at least 1)."},
 		}
 	}
+	// The queue status answers the data part as it was sent (on the JSON
+	// route without the documents' pdf): its times as the client gave them.
+	out["QueueJob"] = map[string]map[string]any{"payload": {"$ref": "#/components/schemas/SendDefinition"}}
 	return out
 }
