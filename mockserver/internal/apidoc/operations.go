@@ -258,7 +258,8 @@ func signerActionParams() []param {
 		{"casefileId", id, "The case file's id."},
 		{"signerId", id, "The signer's id: signers[].id of the case file, not the signing request's id " +
 			"(signers[].signingRequest.id). The mock gives a signer's signing request the signer's own id, so " +
-			"the two are equal there; the platform's are not."},
+			"the two are equal there and a wrong choice does not show; the case file's details give them as two fields, " +
+			"and code should not rely on their being equal."},
 		{"action", Schema{"type": "string", "enum": signing.SignerActions()},
 			"What the signer does: request-opened (opened the request email), open (opened the signing page), sign, " +
 				"reject, bounce (the request email bounced temporarily), undeliverable (emails cannot reach the signer), " +
