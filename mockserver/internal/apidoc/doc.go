@@ -28,6 +28,7 @@ type operation struct {
 	summary      string
 	auth         bool    // needs a token
 	scheme       string  // where the token goes when auth: a securitySchemes name; "": bearer
+	pathParams   []param // what a path wildcard is, where more than a string: by name
 	query        []param // query parameters
 	header       []param // header parameters
 	callbacks    bool    // the route makes the mock post events to the endpoint in its body
@@ -60,7 +61,8 @@ var wildcard = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 type Input struct {
 	Shapes Shapes
 	// Refine adds schema keywords to properties of shapes: shape name →
-	// property → keywords (an enum, a pattern, a $ref that replaces "any
+	// property (a name, or a dotted path through nested objects and
+	// arrays' items) → keywords (an enum, a pattern, a $ref that replaces "any
 	// JSON value"). A shape or property that is not there is an error, so
 	// a rename cannot leave a refinement behind.
 	Refine map[string]map[string]Schema
@@ -99,12 +101,12 @@ func Build(in Input) ([]byte, error) {
 			return nil, fmt.Errorf("apidoc: shape %s is given twice", name)
 		}
 		s, opaque := describe(v, named)
-		switch {
-		case slices.Contains(requestShapes, name):
+		if len(opaque) > 0 {
+			return nil, fmt.Errorf("apidoc: shape %s holds %v, whose own MarshalJSON or UnmarshalJSON does not say "+
+				"what it writes or reads (give the type an OpenAPISchema method)", name, opaque)
+		}
+		if slices.Contains(requestShapes, name) {
 			s = loose(s)
-		case len(opaque) > 0:
-			return nil, fmt.Errorf("apidoc: shape %s holds %v, whose own MarshalJSON does not say what it writes "+
-				"(give the type an OpenAPISchema method)", name, opaque)
 		}
 		schemas[name] = s
 	}
@@ -170,9 +172,8 @@ func refine(schemas map[string]any, refinements map[string]map[string]Schema) er
 		if !ok {
 			return fmt.Errorf("apidoc: refinement of shape %s, which is not given", shape)
 		}
-		have, _ := s["properties"].(Schema)
 		for prop, keywords := range props {
-			p, ok := have[prop].(Schema)
+			p, ok := propertyAt(s, prop)
 			if !ok {
 				return fmt.Errorf("apidoc: refinement of %s.%s, which %s does not have", shape, prop, shape)
 			}
@@ -183,6 +184,26 @@ func refine(schemas map[string]any, refinements map[string]map[string]Schema) er
 		}
 	}
 	return nil
+}
+
+// propertyAt answers the schema of a property of s: a name, or a dotted
+// path of names through nested objects, an array's step being its items
+// (caseFile.signers.activeAt: activeAt of each signer).
+func propertyAt(s Schema, path string) (Schema, bool) {
+	for name := range strings.SplitSeq(path, ".") {
+		for s["type"] == "array" {
+			if s, _ = s["items"].(Schema); s == nil {
+				return nil, false
+			}
+		}
+		have, _ := s["properties"].(Schema)
+		p, ok := have[name].(Schema)
+		if !ok {
+			return nil, false
+		}
+		s = p
+	}
+	return s, true
 }
 
 var refPattern = regexp.MustCompile(`"#/components/schemas/([A-Za-z0-9]+)"`)
@@ -201,7 +222,11 @@ func refs(doc []byte) []string {
 func (op operation) object() Schema {
 	var params []Schema
 	for _, m := range wildcard.FindAllStringSubmatch(op.path, -1) {
-		params = append(params, Schema{"name": m[1], "in": "path", "required": true, "schema": Schema{"type": "string"}})
+		p := Schema{"name": m[1], "in": "path", "required": true, "schema": Schema{"type": "string"}}
+		if i := slices.IndexFunc(op.pathParams, func(pp param) bool { return pp.name == m[1] }); i >= 0 {
+			p["schema"], p["description"] = op.pathParams[i].schema, op.pathParams[i].desc
+		}
+		params = append(params, p)
 	}
 	for _, p := range op.query {
 		// An empty value means the default, as the handlers read it.

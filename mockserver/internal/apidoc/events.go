@@ -60,7 +60,13 @@ func eventSchemas(schemas map[string]any, events []Event) error {
 				members = append(members, ref(EventSchemaName(ev.Type)))
 				byType[ev.EventType] = "#/components/schemas/" + EventSchemaName(ev.Type)
 			}
-			schemas[name] = Schema{"oneOf": members, "discriminator": Schema{"propertyName": "eventType", "mapping": byType},
+			// An object schema, its topic fixed, beside the oneOf: a
+			// mapping of EventBody's discriminator must name an object
+			// schema (or an allOf), which a bare oneOf is not to
+			// generators (openapi-typescript refuses it).
+			schemas[name] = Schema{"type": "object", "required": []string{"topic", "eventType"},
+				"properties": Schema{"topic": Schema{"type": "string", "enum": []string{topic}}},
+				"oneOf":      members, "discriminator": Schema{"propertyName": "eventType", "mapping": byType},
 				"description": "The body of an event of topic " + topic + ", told apart by eventType."}
 		}
 		union = append(union, ref(name))

@@ -9,9 +9,9 @@ func handMade() map[string]any {
 			"description": "The platform's error body; OAuth errors of the token endpoint add error_description.",
 			"properties": Schema{"statusCode": integer, "error": str, "message": str, "details": details,
 				"error_description": str}, "additionalProperties": false},
-		"Token": obj(Schema{"access_token": str, "token_type": str, "expires_in": integer, "access_token_expires_at": integer}),
-		"MockToken": obj(Schema{"access_token": str, "token_type": str, "expires_in": integer,
-			"access_token_expires_at": integer, "mock_only": str}),
+		"Token": obj(Schema{"access_token": str, "token_type": str, "expires_in": expiresIn, "access_token_expires_at": expiresAt}),
+		"MockToken": obj(Schema{"access_token": str, "token_type": str, "expires_in": expiresIn,
+			"access_token_expires_at": expiresAt, "mock_only": str}),
 		"PrefillLink": obj(Schema{"requestUrl": str, "requestId": str}),
 		"SubmissionPage": obj(Schema{"items": Schema{"type": "array", "items": ref("Submission")},
 			"limit": integer, "offset": integer, "total": integer}),
@@ -24,3 +24,9 @@ func handMade() map[string]any {
 		"Clock":           obj(Schema{"now": Schema{"type": "string", "format": "date-time"}}),
 	}
 }
+
+// The token's lifetime and end, with their units.
+var (
+	expiresIn = Schema{"type": "integer", "description": "Seconds the token is valid for, from now."}
+	expiresAt = Schema{"type": "integer", "description": "Integer unix seconds: when the token expires."}
+)

@@ -159,7 +159,8 @@ func webhooksAndPages() []operation {
 			Schema{"text/html": html["text/html"], "application/json": Schema{"schema": ref("Error")}})}
 	return []operation{
 		{method: "POST", path: subs + "/test", tag: "Webhooks", summary: "Send a test event to the subscriptions", auth: true,
-			body: jsonBody(Schema{"type": "object"}), bodyOptional: true, answers: none},
+			body: jsonBody(Schema{"type": "object", "additionalProperties": true,
+				"description": "{} (the platform's body) or none; any other member is ignored."}), bodyOptional: true, answers: none},
 		{method: "POST", path: subs, tag: "Webhooks", summary: "Subscribe", auth: true, callbacks: true,
 			body: jsonBody(ref("SubscriptionRequest")), answers: ok("201", "The subscription.", ref("Subscription"))},
 		{method: "GET", path: subs, tag: "Webhooks", summary: "List the subscriptions", auth: true,
@@ -210,18 +211,21 @@ func control() []operation {
 		{method: "POST", path: "/mock/token", tag: "Control (mock only)", summary: "A token without the grant (not on the platform)",
 			body: jsonBody(loose(obj(Schema{"userId": integer}))), bodyOptional: true, answers: ok("200", "The token.", ref("MockToken"))},
 		c("GET", "/mock/clock", "The mock's time", nil, ok("200", "Now.", ref("Clock"))),
-		c("POST", "/mock/clock/advance", "Move the clock and run what falls due", obj(Schema{"seconds": Schema{"type": "number"}}),
+		c("POST", "/mock/clock/advance", "Move the clock and run what falls due", obj(Schema{"seconds": Schema{"type": "number",
+			"description": "How far to move the clock, in seconds (a fraction allowed)."}}),
 			ok("200", "Now.", ref("Clock"))),
 		journal(c("GET", "/mock/requests", "The last requests", nil, ok("200", "Oldest first.", items("Request"))), false),
 		c("GET", "/mock/stats", "What the mock holds", nil, ok("200", "The counts.", ref("Stats"))),
 		c("POST", "/mock/reset", "Drop everything", nil, Schema{"204": answer("Reset.", nil)}),
 		{method: "POST", path: cf + "/signers/{signerId}/{action}", tag: "Control (mock only)",
 			summary: "A signer's action (sign, reject, open, …); a reject may give a reason", bodyOptional: true,
+			pathParams: signerActionParams(),
 			body: jsonBody(loose(obj(Schema{"reason": Schema{"type": "string", "maxLength": signing.MaxReasonChars,
 				"description": "Only with reject: the signer's rejectReason"}}))), answers: caseFile},
 		c("POST", cf+"/shared-folder", "Put a case file in the shared folder or take it out",
 			loose(obj(Schema{"shared": boolean})), caseFile),
-		c("POST", cf+"/expiry", "Set when a case file expires", loose(obj(Schema{"expireAt": str})), caseFile),
+		c("POST", cf+"/expiry", "Set when a case file expires", loose(obj(Schema{"expireAt": Schema{"type": "string", "format": "date-time",
+			"description": "RFC 3339, in the future."}})), caseFile),
 		c("POST", cf+"/anonymize", "Anonymize a finished case file", nil, caseFile),
 		{method: "POST", path: cf + "/fail", tag: "Control (mock only)",
 			summary:      "Fail a case file that is not final: status 6, sign.casefile.failed, the reason in its errors",
@@ -252,7 +256,25 @@ func control() []operation {
 		c("GET", "/mock/faults", "The injected faults", nil, ok("200", "The faults.", items("Fault"))),
 		c("POST", "/mock/faults", "Inject a fault", ref("FaultSpec"), ok("201", "The fault.", ref("Fault"))),
 		c("DELETE", "/mock/faults", "Clear the faults", nil, Schema{"204": answer("Cleared.", nil)}),
-		c("GET", "/mock/openapi.json", "This description", nil, ok("200", "OpenAPI "+Version+".", Schema{"type": "object"})),
+		c("GET", "/mock/openapi.json", "This description", nil, ok("200", "OpenAPI "+Version+".",
+			Schema{"type": "object", "additionalProperties": true, "description": "An OpenAPI " + Version + " document."})),
+	}
+}
+
+// signerActionParams are the wildcards of the control API's signer action
+// (docs/mockserver.md, "Control API").
+func signerActionParams() []param {
+	id := Schema{"type": "integer", "format": "int64", "minimum": 1}
+	return []param{
+		{"casefileId", id, "The case file's id."},
+		{"signerId", id, "The signer's id: signers[].id of the case file, not the signing request's id " +
+			"(signers[].signingRequest.id). The mock gives a signer's signing request the signer's own id, so " +
+			"the two are equal there and a wrong choice does not show; the case file's details give them as two fields, " +
+			"and code should not rely on their being equal."},
+		{"action", Schema{"type": "string", "enum": signing.SignerActions()},
+			"What the signer does: request-opened (opened the request email), open (opened the signing page), sign, " +
+				"reject, bounce (the request email bounced temporarily), undeliverable (emails cannot reach the signer), " +
+				"delete (removed before their round)."},
 	}
 }
 

@@ -18,7 +18,8 @@ type Schema = map[string]any
 type Shapes map[string]any
 
 // Describer is a type that says what its JSON is: OpenAPISchema answers
-// its schema. A type with its own MarshalJSON must be one; a named string
+// its schema. A type with its own MarshalJSON or UnmarshalJSON must be
+// one; a named string
 // type of a closed set of values or of a format is one to say so (an
 // enum, a pattern), which its Go type cannot.
 type Describer interface {
@@ -35,12 +36,13 @@ type Open interface {
 }
 
 var (
-	openType      = reflect.TypeFor[Open]()
-	describerType = reflect.TypeFor[Describer]()
-	timeType      = reflect.TypeFor[time.Time]()
-	rawType       = reflect.TypeFor[json.RawMessage]()
-	marshalerType = reflect.TypeFor[json.Marshaler]()
-	textType      = reflect.TypeFor[encoding.TextMarshaler]()
+	openType        = reflect.TypeFor[Open]()
+	describerType   = reflect.TypeFor[Describer]()
+	timeType        = reflect.TypeFor[time.Time]()
+	rawType         = reflect.TypeFor[json.RawMessage]()
+	marshalerType   = reflect.TypeFor[json.Marshaler]()
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textType        = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
 // Of answers the schema of the JSON encoding/json writes for v's type: an
@@ -56,9 +58,9 @@ func Of(v any) Schema {
 
 // walker reads the schemas of Go types.
 type walker struct {
-	// opaque are the types met with their own MarshalJSON that do not say
-	// what they write: their schema is any JSON value, which checks
-	// nothing, so Build refuses them.
+	// opaque are the types met with their own MarshalJSON or
+	// UnmarshalJSON that do not say what they write or read: their schema
+	// is any JSON value, which checks nothing, so Build refuses them.
 	opaque []string
 	// named are the Describer types that are component schemas of their
 	// own: where another shape holds one, its schema refers to the
@@ -92,7 +94,11 @@ func (w *walker) of(t reflect.Type) Schema {
 		s := w.object(t)
 		s["additionalProperties"] = true
 		return s
-	case t.Kind() != reflect.Pointer && (t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType)):
+	case t.Kind() != reflect.Pointer && (t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) ||
+		reflect.PointerTo(t).Implements(unmarshalerType)):
+		// Its JSON is what its own methods write or read, not its fields:
+		// a struct of unexported fields would read as an object without
+		// properties, which no value it takes is.
 		w.opaque = append(w.opaque, t.String())
 		return Schema{}
 	case t.Kind() != reflect.Pointer && t.Implements(textType):

@@ -64,7 +64,8 @@ func integrationPackages(t *testing.T, goBin, root string) []string {
 // openapi3filter: a request the description refuses must have been
 // refused (4xx), and every answer must be one the description allows,
 // status, media type and body. File bodies (multipart uploads, PDFs,
-// uploaded files) are not recorded, so not checked. Every described
+// uploaded files) are not recorded, so not checked, but for a multipart
+// body's data part (the Send definition), which is (checkDataPart). Every described
 // operation must have been exercised.
 func TestIntegrationTrafficMatchesDescription(t *testing.T) {
 	doc, _ := load(t)
@@ -179,6 +180,9 @@ func check(t *testing.T, doc *openapi3.T, exchanges []traffic.Exchange) ([]probl
 		opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 			ExcludeRequestBody: !ex.BodyKept, MultiError: false}
 		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
+		if p := checkDataPart(op, route.Operation, ex); p != nil {
+			problems = append(problems, *p)
+		}
 		if reqErr := openapi3filter.ValidateRequest(ctx, in); reqErr != nil && ex.Status < 400 {
 			problems = append(problems, problem{fmt.Sprintf("%s: the description refuses a request the mock answered %d: %s",
 				op, ex.Status, firstLine(reqErr)), target + " " + clip(ex.Body)})

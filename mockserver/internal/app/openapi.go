@@ -31,7 +31,9 @@ func Shapes() apidoc.Shapes {
 // types with their bodies.
 func Input() apidoc.Input {
 	in := apidoc.Input{Shapes: Shapes(), Refine: map[string]map[string]apidoc.Schema{}}
-	for _, m := range []map[string]map[string]map[string]any{signing.APIRefinements(), webhook.APIRefinements()} {
+	for _, m := range []map[string]map[string]map[string]any{signing.APIRefinements(), webhook.APIRefinements(),
+		send.APIRefinements(),
+		signing.UnitRefinements(), faults.APIRefinements(), collect.APIRefinements()} {
 		for shape, props := range m {
 			if in.Refine[shape] == nil {
 				in.Refine[shape] = map[string]apidoc.Schema{}

@@ -56,3 +56,11 @@ func (titleTemplate) OpenAPISchema() map[string]any {
 			"fields mapped to them); spaces inside the braces are allowed, any other name is refused (422). " +
 			"Empty: {{formName}}."}
 }
+
+// APIRefinements answers what the description says of the forms service's
+// shapes beyond their Go types: the units of their numbers.
+func APIRefinements() map[string]map[string]map[string]any {
+	return map[string]map[string]map[string]any{
+		"UploadedFile": {"size": {"description": "The file's size in bytes."}},
+	}
+}

@@ -46,7 +46,13 @@ type Exchange struct {
 	// its end; BodyKept says so.
 	Body     string `json:"body,omitempty"`
 	BodyKept bool   `json:"bodyKept"`
-	Status   int    `json:"status"`
+	// Data are the texts of the parts named data of a multipart/form-data
+	// body (the Send create route's definition), in order, when the
+	// handler read the body to its closing boundary; DataKept says so.
+	// No other part, and never a file, is kept.
+	Data     []string `json:"data,omitempty"`
+	DataKept bool     `json:"dataKept,omitempty"`
+	Status   int      `json:"status"`
 	// ContentType is the answer's Content-Type.
 	ContentType string `json:"contentType,omitempty"`
 	// Answer is the answer's body when it is JSON; AnswerKept says so.
@@ -79,8 +85,17 @@ func Record(dir string, next http.Handler) http.Handler {
 			body = &tee{r: r.Body}
 			r.Body = body
 		}
+		var parts *partsTee
+		if reqType == "multipart/form-data" && r.Body != nil {
+			if parts = newPartsTee(r.Body, r.Header.Get("Content-Type")); parts != nil {
+				r.Body = parts
+			}
+		}
 		cw := &capture{StatusWriter: wire.StatusWriter{ResponseWriter: w}}
 		next.ServeHTTP(cw, r)
+		if parts != nil {
+			ex.Data, ex.DataKept = parts.finish()
+		}
 		if cw.Dropped || (cw.Status == 0 && r.Context().Err() != nil) {
 			return // no answer reached the client: dropped, or it gave up first
 		}

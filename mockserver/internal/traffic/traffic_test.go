@@ -88,3 +88,51 @@ func TestRecordRedactsSecretsInBodiesAndPaths(t *testing.T) {
 		t.Errorf("paths or bodies changed beyond their secrets: %+v", got)
 	}
 }
+
+// TestRecordKeepsTheDataPartOfAMultipartBody: of a multipart body, the
+// parts named data are kept (redacted as JSON bodies are), never a file,
+// and only when the handler read the body to its end.
+func TestRecordKeepsTheDataPartOfAMultipartBody(t *testing.T) {
+	dir := t.TempDir()
+	h := Record(dir, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/read" {
+			mr, err := r.MultipartReader()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for part, err := mr.NextPart(); err == nil; part, err = mr.NextPart() {
+				_, _ = io.Copy(io.Discard, part)
+			}
+		} else {
+			_, _ = io.ReadFull(r.Body, make([]byte, 10)) // stops early
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	body := "--b\r\nContent-Disposition: form-data; name=\"data\"\r\n\r\n" +
+		`{"caseFile":{"title":"T","sendAt":1767225600,"secret":"s3cret"}}` +
+		"\r\n--b\r\nContent-Disposition: form-data; name=\"files\"; filename=\"doc.pdf\"\r\n" +
+		"Content-Type: application/pdf\r\n\r\n%PDF-1.4 file-bytes\r\n--b--\r\n"
+	for _, path := range []string{"/read", "/early"} {
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	got, err := Read(dir)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("%d exchanges, %v", len(got), err)
+	}
+	read, early := got[0], got[1]
+	want := `{"caseFile":{"secret":"redacted","sendAt":1767225600,"title":"T"}}`
+	if !read.DataKept || len(read.Data) != 1 || read.Data[0] != want || read.BodyKept || read.Body != "" {
+		t.Errorf("read to its end: data %q (kept %v), body %q, want the data part %s alone", read.Data, read.DataKept, read.Body, want)
+	}
+	if early.DataKept {
+		t.Errorf("a body the handler did not read to its end is marked kept: %+v", early)
+	}
+	for _, ex := range got {
+		if s := strings.Join(ex.Data, ""); strings.Contains(s, "file-bytes") || strings.Contains(s, "s3cret") {
+			t.Errorf("a file or a secret was recorded: %q", s)
+		}
+	}
+}

@@ -20,6 +20,7 @@ func APIRefinements() map[string]map[string]map[string]any {
 			"eventType": {"$ref": eventTypeRef},
 			"outcome": {"enum": []string{OutcomePending, OutcomeDelivered, OutcomeFailed},
 				"description": "pending while the request is on its way (journaled before it leaves), then delivered or failed."},
+			"durationMs": {"description": "The real time the attempt took, in milliseconds; 0 while pending."},
 		},
 		"Subscription":        {"eventTypes": {"items": map[string]any{"$ref": eventTypeRef}}},
 		"SubscriptionRequest": {"eventTypes": {"items": map[string]any{"$ref": eventTypeRef}}},
