@@ -322,12 +322,16 @@ func dashboard() []operation {
 		d("GET", "/mock/ui/emails", "The inbox", page),
 		d("GET", "/mock/ui/casefiles", "Case files and their signers", page),
 		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/{action}", "A signer's action", back),
-		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/request/email", "Change a signer's email (form field email)", back),
+		withForm(d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/request/email", "Change a signer's email", back),
+			Schema{"email": Schema{"type": "string", "description": "The signer's new email address."}}),
 		d("POST", "/mock/ui/casefiles/{id}/signers/{signerId}/request/resend", "Send a signer's request email again", back),
 		d("GET", "/mock/ui/webhooks", "Subscriptions and delivery attempts", page),
 		withForm(d("POST", "/mock/ui/webhooks/replay", "Replay an event", back),
 			Schema{"subscriptionId": str, "eventId": eventIDDesc}),
 		d("GET", "/mock/ui/clock", "The clock", page),
-		d("POST", "/mock/ui/clock", "Advance the clock", back),
+		withForm(d("POST", "/mock/ui/clock", "Advance the clock", back), Schema{
+			"amount": Schema{"type": "string", "description": "How far to move mock time, a positive number (fractions taken) of unit; " +
+				"at most 100 years in all."},
+			"unit": Schema{"type": "string", "enum": []string{"seconds", "minutes", "hours", "days"}}}),
 	}
 }
