@@ -165,8 +165,15 @@ func TestBrowserDashboardChangeEmail(t *testing.T) {
 	if st := run(t, ctx, "read the status", chromedp.Text(chromedp.CSS(row+" .signer-status"))); st != "pending" {
 		t.Errorf("the signer is %q after the change, want pending", st)
 	}
+	// The page still shows the email change's note: take it away, so that
+	// the wait below sees the resend's page, not this one (navigating on
+	// while the resend's redirect loads aborts it).
+	run(t, ctx, "clear the note", chromedp.Evaluate[bool](`document.getElementById("note").remove(), true`))
 	run(t, ctx, "resend", chromedp.Click(chromedp.CSS(row+` button[data-action="resend"]`)))
-	run(t, ctx, "wait for the note", chromedp.WaitVisible(chromedp.CSS("#note")))
+	run(t, ctx, "wait for the resend's note", chromedp.WaitVisible(chromedp.CSS("#note")))
+	if note := run(t, ctx, "read the note", chromedp.Text(chromedp.CSS("#note"))); strings.Contains(note, "Not done") {
+		t.Fatalf("resend: %s", note)
+	}
 	run(t, ctx, "open the inbox", chromedp.Navigate(ui))
 	run(t, ctx, "wait for the emails", chromedp.WaitVisible(chromedp.CSS("#emails")))
 	if to := run(t, ctx, "read the inbox", chromedp.Text(chromedp.CSS("#emails tbody"))); !strings.Contains(to, "ann@example.com") {
