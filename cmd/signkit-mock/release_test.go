@@ -85,3 +85,38 @@ func TestReleaseBuildMatchesGoreleaser(t *testing.T) {
 		t.Errorf("checksums: .goreleaser.yaml %+v; .ci/run must write sha256sum's checksums.txt", gr.Checksum)
 	}
 }
+
+// TestReleaseArchiveCarriesTheUsersDocs holds the archive to the docs a
+// team without Go needs beside the binary, and keeps the maintainers'
+// notes out of it (README, "Using the mock from another language").
+func TestReleaseArchiveCarriesTheUsersDocs(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gr struct {
+		Archives []struct {
+			Files []string `yaml:"files"`
+		} `yaml:"archives"`
+	}
+	if err := yaml.Unmarshal(b, &gr); err != nil {
+		t.Fatal(err)
+	}
+	if len(gr.Archives) != 1 {
+		t.Fatalf("%d archives in .goreleaser.yaml, want 1", len(gr.Archives))
+	}
+	files := gr.Archives[0].Files
+	for _, want := range []string{"README.md", "CHANGELOG.md", "docs/any-language.md", "docs/platform.md", "docs/webhooks.md", "docs/openapi.json"} {
+		if !slices.Contains(files, want) {
+			t.Errorf("the release archive lacks %s (it holds %q)", want, files)
+		}
+		if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(want))); err != nil {
+			t.Errorf("the release archive names %s: %v", want, err)
+		}
+	}
+	for _, notes := range []string{"docs/mockserver.md", "docs/architecture.md"} {
+		if slices.Contains(files, notes) {
+			t.Errorf("the release archive holds the maintainers' notes %s", notes)
+		}
+	}
+}
