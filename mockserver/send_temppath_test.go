@@ -66,8 +66,9 @@ func TestSendDiskFailureNamesNoPath(t *testing.T) {
 		_ = pw.Close()
 		a := <-done
 		root := s.core.Temp.Root()
-		if a.st != http.StatusInternalServerError || strings.Contains(string(a.b), root) || strings.Contains(string(a.b), "/upload-") {
-			t.Errorf("%s: %d %s, want 500 without a path (the temporary directory is %s)", rt.name, a.st, a.b, root)
+		if a.st != http.StatusInternalServerError || !strings.Contains(string(a.b), `"error":"disk_error"`) ||
+			strings.Contains(string(a.b), root) || strings.Contains(string(a.b), "/upload-") {
+			t.Errorf("%s: %d %s, want 500 disk_error without a path (the temporary directory is %s)", rt.name, a.st, a.b, root)
 		}
 	}
 	if f := sndTempFiles(t, s); len(f) != 0 {

@@ -49,15 +49,18 @@ func (svc *Service) readJSONUpload(r *http.Request) (*upload, error) {
 }
 
 // jsonBodyError maps a failure to read the JSON route's body: over the
-// limit → 413, a refusal (*wire.Error) as it is, a body that ends too soon
-// → 400; anything else (a disk error) is the server's and answered 500
-// without its text.
+// limit → 413, a failure of the server's disk → 500 disk_error, a refusal
+// (*wire.Error) as it is, a body that ends too soon → 400; anything else
+// is answered 500 without its text.
 func jsonBodyError(err error, limit int64) error {
 	var tooLarge *http.MaxBytesError
 	var we *wire.Error
+	var de *diskError
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &de):
+		return de.answer()
 	case errors.As(err, &tooLarge):
 		return fmt.Errorf("read upload: %w", wire.TooLarge(limit))
 	case errors.As(err, &we):

@@ -375,11 +375,11 @@ func (sp *jsonScanner) pdf(c byte, i, depth int) error {
 	}
 	f, err := os.CreateTemp(sp.up.dir, "file-*")
 	if err != nil {
-		return fmt.Errorf("create upload file: %w", err)
+		return &diskError{fmt.Errorf("create upload file: %w", err)}
 	}
 	defer f.Close()
 	head := &headWriter{max: 1024}
-	dec := &base64Stream{w: f, head: head}
+	dec := &base64Stream{w: diskWriter{f}, head: head}
 	if err := sp.pdfString(dec); err != nil {
 		return err
 	}
@@ -387,7 +387,7 @@ func (sp *jsonScanner) pdf(c byte, i, depth int) error {
 		return fmt.Errorf("save uploaded file: %w", err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("save uploaded file: %w", err)
+		return &diskError{fmt.Errorf("save uploaded file: %w", err)}
 	}
 	switch {
 	case dec.corrupt != "":

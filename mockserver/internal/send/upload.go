@@ -181,8 +181,8 @@ func (up *upload) rehashFromDisk(h hash.Hash, buf []byte) error {
 }
 
 // bodyError maps a failure to read the body: over the limit → 413, an
-// wire.Error as it is, a failure of the server's disk as it is (answered
-// 500 without its text, which names a path on the server's disk), anything
+// wire.Error as it is, a failure of the server's disk → 500 disk_error
+// (without its text, which names a path on the server's disk), anything
 // else → 400.
 func (svc *Service) bodyError(err error) error {
 	var tooLarge *http.MaxBytesError
@@ -190,7 +190,7 @@ func (svc *Service) bodyError(err error) error {
 	var de *diskError
 	switch {
 	case errors.As(err, &de):
-		return fmt.Errorf("read upload: %w", err)
+		return de.answer()
 	case errors.As(err, &tooLarge):
 		return fmt.Errorf("read upload: %w", wire.TooLarge(svc.cfg.MaxUploadBytes))
 	case errors.As(err, &ae):
@@ -219,6 +219,15 @@ type diskError struct{ err error }
 
 func (e *diskError) Error() string { return "save upload: " + e.err.Error() }
 func (e *diskError) Unwrap() error { return e.err }
+
+// answer is the Send answer to a disk failure: 500 with the code
+// disk_error, naming no path (the text stays in the error chain, for the
+// server's log). Its own code tells it apart from an internal error, which
+// no answer should ever be (docs/mockserver.md, "OpenAPI description").
+func (e *diskError) answer() error {
+	return fmt.Errorf("read upload: %w: %w", &wire.Error{Status: http.StatusInternalServerError, Code: "disk_error",
+		Message: "the mock could not save the upload on its disk"}, e)
+}
 
 // diskWriter marks the failures of writing to an upload file as the
 // disk's, apart from those of reading the body.
