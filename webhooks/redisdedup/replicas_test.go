@@ -57,7 +57,10 @@ func TestWithReplicasRefuses(t *testing.T) {
 func TestWithReplicasWaits(t *testing.T) {
 	primary, replica := redistest.StartReplicated(t)
 	ctx := context.Background()
-	s := redisdedup.New(newClient(t, primary.Addr), redisdedup.WithReplicas(1, 500*time.Millisecond))
+	// 2 s, under the client's 3 s ReadTimeout: on a loaded machine (a cold
+	// CI run) a healthy replica took more than 500 ms to acknowledge the
+	// first write.
+	s := redisdedup.New(newClient(t, primary.Addr), redisdedup.WithReplicas(1, 2*time.Second))
 	onReplica := newClient(t, replica.Addr)
 	if ok, err := s.Claim(ctx, "a", time.Minute); !ok || err != nil {
 		t.Fatalf("Claim: %v, %v", ok, err)
