@@ -12,7 +12,11 @@ import (
 
 // Transport is an http.RoundTripper that serves requests by calling the
 // server's handler directly: no sockets, so it works inside testing/synctest.
-// The response body streams through a pipe while the handler runs.
+// The response body streams through a pipe while the handler runs; closing
+// it waits until the handler has returned (or the request's context ends),
+// so that what the handler does after its answer (the request journal's
+// entry) has happened once the client is done with the answer, as over a
+// connection, where the answer is sent when the handler returns.
 type Transport struct{ Handler http.Handler }
 
 // servedKey marks the context of a request that Transport serves.
@@ -44,7 +48,9 @@ func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	pr, pw := io.Pipe()
 	rw := &pipeWriter{header: http.Header{}, pw: pw, ready: make(chan struct{})}
+	done := make(chan struct{}) // closed when the handler has returned
 	go func() {
+		defer close(done)
 		defer func() {
 			if p := recover(); p != nil {
 				rw.Abort(fmt.Errorf("mockserver: handler panicked: %v", p))
@@ -71,10 +77,27 @@ func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ProtoMajor:    1,
 		ProtoMinor:    1,
 		Header:        rw.sent,
-		Body:          pr,
+		Body:          &body{PipeReader: pr, done: done, ctx: ctx},
 		ContentLength: -1,
 		Request:       req,
 	}, nil
+}
+
+// body is an in-process answer's body: Close stops the handler's writes
+// and waits for the handler to return, or for the request's context.
+type body struct {
+	*io.PipeReader
+	done <-chan struct{}
+	ctx  context.Context
+}
+
+func (b *body) Close() error {
+	err := b.PipeReader.Close()
+	select {
+	case <-b.done:
+	case <-b.ctx.Done():
+	}
+	return err
 }
 
 // pipeWriter is the http.ResponseWriter of an in-process round trip.
