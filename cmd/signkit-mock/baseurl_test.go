@@ -91,6 +91,15 @@ func TestBaseURLFlag(t *testing.T) {
 func binaryClient(t *testing.T, args ...string) (string, *signkit.Client, context.Context) {
 	t.Helper()
 	base := startBinary(t, args...)
+	client, ctx := clientOf(t, base)
+	return base, client, ctx
+}
+
+// clientOf answers an SDK client of the mock at base with the default
+// credentials (which every mock shares) and a context that ends after 20 s
+// or with the test.
+func clientOf(t *testing.T, base string) (*signkit.Client, context.Context) {
+	t.Helper()
 	defaults := mockserver.New()
 	creds := defaults.DefaultCredentials().Credentials()
 	defaults.Close()
@@ -100,7 +109,7 @@ func binaryClient(t *testing.T, args ...string) (string, *signkit.Client, contex
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
-	return base, client, ctx
+	return client, ctx
 }
 
 // With -clock manual and no -job-delay a queued job runs at once, as in

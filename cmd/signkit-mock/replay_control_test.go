@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -9,10 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
-	signkit "github.com/signkit/signkit-go"
-	"github.com/signkit/signkit-go/mockserver"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -91,15 +87,7 @@ func TestBinaryReplayControlRoute(t *testing.T) {
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	base, _ := readBanner(t, stdout)
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	defaults := mockserver.New()
-	creds := defaults.DefaultCredentials().Credentials()
-	defaults.Close()
-	client, err := signkit.NewClient(signkit.Config{Endpoints: signkit.LocalEndpoints(base), Credentials: creds})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	t.Cleanup(cancel)
+	client, ctx := clientOf(t, base)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
 	t.Cleanup(receiver.Close)
 	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
