@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signkit/signkit-go/internal/vendorcheck"
 	"github.com/signkit/signkit-go/mockserver"
 )
 
@@ -232,20 +233,22 @@ func TestBinaryStopsOnSIGTERM(t *testing.T) {
 	}
 }
 
-// buildBinary builds the command into a temporary folder and answers its
-// path; without go on PATH it skips, unless CI is set.
+// buildBinary builds the command into a temporary folder, as the release
+// is built (vendorcheck.BuildMock), and answers its path; without go on
+// PATH it skips, unless CI is set.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("go not on PATH on CI")
 		}
 		t.Skip("go not on PATH: cannot build the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "signkit-mock")
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin, err := vendorcheck.BuildMock(ctx, filepath.Join("..", ".."), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

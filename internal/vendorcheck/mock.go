@@ -27,12 +27,25 @@ type Mock struct {
 	http *http.Client
 }
 
-// BuildMock compiles ./cmd/signkit-mock of the module at repoRoot into dir
-// and returns the binary's path.
+// ReleaseBuild answers the environment and the go build flags of the
+// released signkit-mock, as .goreleaser.yaml gives them
+// (TestReleaseBuildMatchesGoreleaser in cmd/signkit-mock holds the two
+// equal). The tests build the binary they run this way, so that they test
+// what users download, and so that CI's own build of the release archive
+// reuses their compiled packages instead of compiling the mock once more.
+func ReleaseBuild() (env, flags []string) {
+	return []string{"CGO_ENABLED=0"}, []string{"-trimpath", "-ldflags=-s -w"}
+}
+
+// BuildMock compiles ./cmd/signkit-mock of the module at repoRoot into dir,
+// as the release is built (ReleaseBuild), and returns the binary's path.
 func BuildMock(ctx context.Context, repoRoot, dir string) (string, error) {
 	bin := filepath.Join(dir, "signkit-mock")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/signkit-mock")
+	env, flags := ReleaseBuild()
+	args := append(append([]string{"build"}, flags...), "-o", bin, "./cmd/signkit-mock")
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%w: go build: %w: %s", ErrMock, err, strings.TrimSpace(string(out)))
 	}
