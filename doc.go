@@ -13,16 +13,15 @@
 //	job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{...}, uploads...)
 //	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{...})
 //
-// The services share one transport and one token source (package auth): the
-// client obtains its 10-minute access token with the API Keys Grant, renews it
-// before it expires or after a 401, and places it the way each service
-// expects. A program that obtains tokens otherwise (the OAuth authorization
-// code grant, say) sets Config.TokenSource to an auth.TokenProvider of its
-// own instead of Config.Credentials. It re-sends what is safe to re-send and never silently re-sends a
-// POST whose outcome is unknown: such a call fails with ErrOutcomeUnknown
-// (or ErrRateLimited after a 429), whose text says how to check. The rules
-// per request are in docs/retries.md. Retry-After is honoured; every wait
-// ends with the call's context.
+// The services share one transport and one token source (package auth): the client obtains its
+// 10-minute access token with the API Keys Grant, renews it before it expires or after a 401, and
+// places it the way each service expects. A program that obtains tokens otherwise (the OAuth
+// authorization code grant, say) sets Config.TokenSource to an auth.TokenProvider of its own
+// instead of Config.Credentials. It re-sends what is safe to re-send and never silently re-sends a
+// POST whose outcome is unknown: such a call fails with ErrOutcomeUnknown (or ErrRateLimited after
+// a 429), whose text says how to check. The rules per request are in
+// https://github.com/signkit/signkit-go/blob/main/docs/retries.md. Retry-After is honoured; every
+// wait ends with the call's context.
 //
 // # Timeouts
 //

@@ -5,9 +5,10 @@
 // that grant or from a source of your own.
 //
 // Most programs never use it directly: signkit.NewClient builds a TokenSource
-// from Config.Credentials and places the token the way each service expects
-// (a bearer token for the forms, signing and webhook services, X-Auth-Token
-// for case file creation; see docs/platform.md, "Authentication").
+// from Config.Credentials and places the token the way each service expects (a
+// bearer token for the forms, signing and webhook services, X-Auth-Token for
+// case file creation; see
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 //
 // # Tokens of your own
 //
@@ -60,7 +61,8 @@
 //	ts := auth.NewTokenSource(signkit.Sandbox.Auth, creds)
 //	tok, err := ts.Token(ctx) // tok.AccessToken, tok.ExpiresAt
 //
-// A token request changes nothing, so it is re-sent after a connection
-// error, 429, 502, 503 or 504, each time with a fresh nonce (docs/retries.md);
-// neither the credentials nor the token are ever logged or formatted.
+// A token request changes nothing, so it is re-sent after a connection error,
+// 429, 502, 503 or 504, each time with a fresh nonce
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md); neither
+// the credentials nor the token are ever logged or formatted.
 package auth

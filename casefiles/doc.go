@@ -1,11 +1,11 @@
-// Package casefiles creates complete case files in one request and follows
-// them through signing: simple case file creation (signers, documents,
-// signing rounds, roles, email texts, reminders and the platform's other
-// case file, signer and document settings, with the files in one streamed
-// multipart upload), the queue status check of the asynchronous creation
-// job, and the signing service's case files: details, listing, deletion
-// and document content (signed or original PDFs). The wire is described in
-// the repository's docs/platform.md.
+// Package casefiles creates complete case files in one request and follows them
+// through signing: simple case file creation (signers, documents, signing
+// rounds, roles, email texts, reminders and the platform's other case file,
+// signer and document settings, with the files in one streamed multipart
+// upload), the queue status check of the asynchronous creation job, and the
+// signing service's case files: details, listing, deletion and document content
+// (signed or original PDFs). The wire is described in the repository's
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md.
 //
 // Use it through the CaseFiles field of a signkit.Client:
 //
@@ -80,14 +80,14 @@
 //
 // # Re-sends
 //
-// The platform refuses a duplicate payload (see below), so Create is
-// re-sent after a 429, 502, 503, 504 or a lost connection (not after a
-// 500): if the first copy had been accepted, the second ends
-// aborted_duplicated, Job.Resent is set, and Wait follows the first job and
-// returns its case file. When every attempt failed, the error matches
-// signkit.ErrOutcomeUnknown or signkit.ErrRateLimited: list the case files
-// (List, by title) before sending again. The queue status check is
-// read-only and re-sent like a GET. The whole table is docs/retries.md.
+// The platform refuses a duplicate payload (see below), so Create is re-sent
+// after a 429, 502, 503, 504 or a lost connection (not after a 500): if the
+// first copy had been accepted, the second ends aborted_duplicated, Job.Resent
+// is set, and Wait follows the first job and returns its case file. When every
+// attempt failed, the error matches signkit.ErrOutcomeUnknown or
+// signkit.ErrRateLimited: list the case files (List, by title) before sending
+// again. The queue status check is read-only and re-sent like a GET. The whole
+// table is https://github.com/signkit/signkit-go/blob/main/docs/retries.md.
 //
 // # Jobs
 //
