@@ -1,10 +1,10 @@
 // Package auth implements the platform's API Keys Grant: it exchanges an OAuth
 // client and an API key for a 10-minute access token, caches the token, renews
 // it shortly before it expires, and lets only one token request run at a time.
-// It also defines TokenProvider, through which a client takes its tokens from
+// It also defines [TokenProvider], through which a client takes its tokens from
 // that grant or from a source of your own.
 //
-// Most programs never use it directly: signkit.NewClient builds a TokenSource
+// Most programs never use it directly: signkit.NewClient builds a [TokenSource]
 // from Config.Credentials and places the token the way each service expects (a
 // bearer token for the forms, signing and webhook services, X-Auth-Token for
 // case file creation; see
@@ -15,7 +15,7 @@
 // TokenProvider is what a client takes its tokens from: Token(ctx), called
 // concurrently, answers a token valid now; Invalidate(stale) says the
 // platform refused stale, which the provider forgets unless a newer token
-// already replaced it. *TokenSource is one. A program that obtains tokens
+// already replaced it. [*TokenSource] is one. A program that obtains tokens
 // otherwise (the OAuth authorization code grant with refresh tokens, say:
 // see examples/oauth2-authcode) sets signkit.Config.TokenSource to its own
 // TokenProvider and leaves Config.Credentials empty; setting both is
@@ -27,7 +27,7 @@
 //
 // Credentials hold the four values of an account: the OAuth client (ClientID,
 // ClientSecret; creating one needs Admin access) and an API key with its
-// secret. MissingFields names the empty ones.
+// secret. [Credentials.MissingFields] names the empty ones.
 //
 // # Secrets are never printed
 //

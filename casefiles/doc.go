@@ -4,7 +4,7 @@
 // signer and document settings, with the files in one streamed multipart
 // upload), the queue status check of the asynchronous creation job, and the
 // signing service's case files: details, listing, deletion and document content
-// (signed or original PDFs). The wire is described in the repository's
+// (signed or original PDFs). The wire is described in
 // https://github.com/signkit/signkit-go/blob/main/docs/platform.md.
 //
 // Use it through the CaseFiles field of a signkit.Client:
@@ -45,16 +45,16 @@
 //
 // # Validation before sending
 //
-// CaseFile.Validate checks a case file and its uploads against the
+// [CaseFile.Validate] checks a case file and its uploads against the
 // platform's rules and reports every problem at once in a
-// *ValidationError: a title (at most 1024 characters), at least one signer,
+// [*ValidationError]: a title (at most 1024 characters), at least one signer,
 // a name for every signer, roles of the platform's pattern, email texts of
 // at least 5 characters, absolute success and fail URLs, a sender name of
 // 2 to 255 characters when set, a non-empty list of secure signing methods
 // when set, times the platform's unix seconds can say, at least one signable
 // document, a title for every document, documents and uploads matched one
 // to one by name, document roles that are signer roles, sign orders of 0
-// or more and reminder intervals of at least one day. Create calls it and
+// or more and reminder intervals of at least one day. [Client.Create] calls it and
 // sends nothing for an invalid case file. Values from lists the platform
 // extends (languages, SSN types, signing methods, email formats) are left
 // to the platform, which answers a 400 naming the values it accepts.

@@ -22,7 +22,7 @@
 //
 // # Lifecycle
 //
-// Create makes a DRAFT form, not yet public. Publish makes it ACTIVE at its
+// [Client.Create] makes a DRAFT form, not yet public. [Client.Publish] makes it ACTIVE at its
 // PublicURL. Update of an ACTIVE form creates a new DRAFT version under the
 // same ExternalID while the live version keeps serving; Publish again to
 // make it live. Archive closes the public URL to new submissions; existing
