@@ -40,12 +40,12 @@ var (
 	ErrRateLimited  = apierror.ErrRateLimited  // 429; Error.RetryAfter says how long to wait
 )
 
-// ErrOutcomeUnknown is matched (errors.Is) by the error of a POST that the
-// SDK did not send again after a 502, 503 or 504 (an *Error) or after the
-// connection was lost once the request was written (a transport error):
-// the platform may have carried it out. List or get what it creates or
-// changes before you send it again. Which requests the SDK re-sends, and
-// why, is in docs/retries.md.
+// ErrOutcomeUnknown is matched (errors.Is) by the error of a POST that the SDK
+// did not send again after a 502, 503 or 504 (an *Error) or after the
+// connection was lost once the request was written (a transport error): the
+// platform may have carried it out. List or get what it creates or changes
+// before you send it again. Which requests the SDK re-sends, and why, is in
+// https://github.com/signkit/signkit-go/blob/main/docs/retries.md.
 var ErrOutcomeUnknown = apierror.ErrOutcomeUnknown
 
 // ValidationError is returned when the SDK refuses a request before sending

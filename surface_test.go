@@ -11,11 +11,11 @@ import (
 	"testing"
 )
 
-// TestNoExportedNameNeedsAnInternalType walks every package users can
-// import (all but internal/, cmd/ and examples/) and fails on an exported
-// function, method or struct field whose signature or type names a type of
-// an internal package: users could see it but never call or fill it
-// (docs/architecture.md, "One way in").
+// TestNoExportedNameNeedsAnInternalType walks every package users can import
+// (all but internal/, cmd/ and examples/) and fails on an exported function,
+// method or struct field whose signature or type names a type of an internal
+// package: users could see it but never call or fill it
+// (https://github.com/signkit/signkit-go/blob/main/docs/architecture.md#one-way-in).
 func TestNoExportedNameNeedsAnInternalType(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0

@@ -1,20 +1,21 @@
 // Package auth implements the platform's API Keys Grant: it exchanges an OAuth
 // client and an API key for a 10-minute access token, caches the token, renews
 // it shortly before it expires, and lets only one token request run at a time.
-// It also defines TokenProvider, through which a client takes its tokens from
+// It also defines [TokenProvider], through which a client takes its tokens from
 // that grant or from a source of your own.
 //
-// Most programs never use it directly: signkit.NewClient builds a TokenSource
-// from Config.Credentials and places the token the way each service expects
-// (a bearer token for the forms, signing and webhook services, X-Auth-Token
-// for case file creation; see docs/platform.md, "Authentication").
+// Most programs never use it directly: signkit.NewClient builds a [TokenSource]
+// from Config.Credentials and places the token the way each service expects (a
+// bearer token for the forms, signing and webhook services, X-Auth-Token for
+// case file creation; see
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 //
 // # Tokens of your own
 //
 // TokenProvider is what a client takes its tokens from: Token(ctx), called
 // concurrently, answers a token valid now; Invalidate(stale) says the
 // platform refused stale, which the provider forgets unless a newer token
-// already replaced it. *TokenSource is one. A program that obtains tokens
+// already replaced it. [*TokenSource] is one. A program that obtains tokens
 // otherwise (the OAuth authorization code grant with refresh tokens, say:
 // see examples/oauth2-authcode) sets signkit.Config.TokenSource to its own
 // TokenProvider and leaves Config.Credentials empty; setting both is
@@ -26,7 +27,7 @@
 //
 // Credentials hold the four values of an account: the OAuth client (ClientID,
 // ClientSecret; creating one needs Admin access) and an API key with its
-// secret. MissingFields names the empty ones.
+// secret. [Credentials.MissingFields] names the empty ones.
 //
 // # Secrets are never printed
 //
@@ -60,7 +61,8 @@
 //	ts := auth.NewTokenSource(signkit.Sandbox.Auth, creds)
 //	tok, err := ts.Token(ctx) // tok.AccessToken, tok.ExpiresAt
 //
-// A token request changes nothing, so it is re-sent after a connection
-// error, 429, 502, 503 or 504, each time with a fresh nonce (docs/retries.md);
-// neither the credentials nor the token are ever logged or formatted.
+// A token request changes nothing, so it is re-sent after a connection error,
+// 429, 502, 503 or 504, each time with a fresh nonce
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md); neither
+// the credentials nor the token are ever logged or formatted.
 package auth

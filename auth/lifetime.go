@@ -9,8 +9,8 @@ import (
 )
 
 // tokenResponse is the login service's answer: {"access_token",
-// "token_type":"Bearer","expires_in":600,...} (docs/platform.md,
-// "Authentication").
+// "token_type":"Bearer","expires_in":600,...}
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 type tokenResponse struct {
 	AccessToken string  `json:"access_token"`
 	TokenType   string  `json:"token_type"`
@@ -63,13 +63,13 @@ func (s seconds) duration() time.Duration {
 // access_token_expires_at less the local time, else the platform's ten
 // minutes; in every case clamped to [MinTokenLifetime, MaxTokenLifetime].
 //
-// The floor keeps a token that the platform says lives 30 s (or 0, or less
-// than the renewal margin) cached long enough for more than one call,
-// instead of every call fetching a new token; a token used a little past
-// its real expiry is refused with a 401, which the SDK answers by renewing
-// once and replaying. The ceiling bounds how long a token is trusted when
-// expires_in is absurd (1e19): an hour, six times the platform's ten
-// minutes (docs/platform.md, "Authentication").
+// The floor keeps a token that the platform says lives 30 s (or 0, or less than
+// the renewal margin) cached long enough for more than one call, instead of
+// every call fetching a new token; a token used a little past its real expiry
+// is refused with a 401, which the SDK answers by renewing once and replaying.
+// The ceiling bounds how long a token is trusted when expires_in is absurd
+// (1e19): an hour, six times the platform's ten minutes
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 func (tr tokenResponse) lifetime(requested time.Time) time.Duration {
 	var d time.Duration
 	switch {

@@ -2,12 +2,12 @@ package auth
 
 import "context"
 
-// TokenProvider is where a client takes its access tokens from. The SDK's
-// own *TokenSource (the API Keys Grant) is one; signkit.Config.TokenSource
-// takes any other, such as an adapter of an OAuth authorization code grant
-// with refresh tokens, so that a program obtains tokens however its
-// account allows while the client still places each token the way each
-// service expects (docs/platform.md, "Authentication").
+// TokenProvider is where a client takes its access tokens from. The SDK's own
+// *TokenSource (the API Keys Grant) is one; signkit.Config.TokenSource takes
+// any other, such as an adapter of an OAuth authorization code grant with
+// refresh tokens, so that a program obtains tokens however its account allows
+// while the client still places each token the way each service expects
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 //
 // The contract:
 //

@@ -205,7 +205,9 @@ func (ts *TokenSource) request(ctx context.Context) (Token, time.Time, error) {
 	req.Header.Set("User-Agent", version.UserAgent(ts.userAgent))
 	requested := ts.now()
 	// Every attempt gets its own nonce and created_at: a nonce is single use.
-	// Always re-sendable (docs/retries.md): a token request changes nothing.
+	// Always re-sendable
+	// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md): a
+	// token request changes nothing.
 	resp, err := ts.sender.Send(req, ts.grantBody, retry.Always)
 	if err != nil {
 		return Token{}, time.Time{}, fmt.Errorf("auth: token request: %w", err)

@@ -215,8 +215,9 @@ func TestSecretsAreNotPrinted(t *testing.T) {
 	assert.Equal(t, []string{"ClientSecret", "APIKey"}, Credentials{ClientID: "a", APISecret: "b"}.MissingFields())
 }
 
-// A token request changes nothing, so it is re-sent after a 429, 502, 503
-// or 504, each attempt with a fresh nonce (docs/retries.md).
+// A token request changes nothing, so it is re-sent after a 429, 502, 503 or
+// 504, each attempt with a fresh nonce
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md).
 func TestTokenRequestIsResentAfterGatewayErrors(t *testing.T) {
 	srv := newTokenServer(t)
 	statuses := []int{http.StatusServiceUnavailable, http.StatusBadGateway, http.StatusTooManyRequests, http.StatusGatewayTimeout}

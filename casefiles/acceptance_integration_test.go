@@ -289,10 +289,11 @@ func listIDs(t *testing.T, client *signkit.Client, opts *casefiles.ListOptions) 
 	return ids
 }
 
-// The acceptance of the completed and updated windows (docs/platform.md,
-// List): one case file completed before T, one after; a third sent after
-// T but never completed. CompletedAfter T lists only the second,
-// CompletedBefore T only the first, UpdatedBefore T only the first.
+// The acceptance of the completed and updated windows
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// List): one case file completed before T, one after; a third sent after T but
+// never completed. CompletedAfter T lists only the second, CompletedBefore T
+// only the first, UpdatedBefore T only the first.
 func TestIntegrationListCompletedWindow(t *testing.T) {
 	t.Parallel()
 	srv, client := newMockClient(t, mockserver.WithManualClock(time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)))
@@ -325,9 +326,10 @@ func TestIntegrationListCompletedWindow(t *testing.T) {
 	assert.Equal(t, []int64{late, early}, all)
 }
 
-// The acceptance of FolderIDs (docs/platform.md, List): case files in
-// folders 7 and 8 and one in none; the filter lists those in the folders
-// named, alone and with a window.
+// The acceptance of FolderIDs
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// List): case files in folders 7 and 8 and one in none; the filter lists those
+// in the folders named, alone and with a window.
 func TestIntegrationListFolderIDs(t *testing.T) {
 	t.Parallel()
 	srv, client := newMockClient(t, mockserver.WithManualClock(time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)))

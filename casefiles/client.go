@@ -25,8 +25,9 @@ const createPath = "/api/v1/casefiles/20251022/create"
 // ResendSigningRequest, SigningRequestLink). Get it
 // as the CaseFiles field of a signkit.Client; it is safe for concurrent use.
 //
-// signkit.NewClient is the only way to make one: a Client is defined over
-// the SDK's internal connection (docs/architecture.md, "One way in").
+// signkit.NewClient is the only way to make one: a Client is defined over the
+// SDK's internal connection
+// (https://github.com/signkit/signkit-go/blob/main/docs/architecture.md#one-way-in).
 type Client transport.Service
 
 // t answers the transport the client's requests go through.
@@ -38,8 +39,10 @@ func (c *Client) send() string { return (*transport.Service)(c).URLs().Send }
 // sign answers {Sign}, e.g. https://app.penneo.com.
 func (c *Client) sign() string { return (*transport.Service)(c).URLs().Sign }
 
-// createAnswer holds both places the service puts the job's identity: the
-// top level and jobs[0] (docs/platform.md, Send: Create).
+// createAnswer holds both places the service puts the job's identity: the top
+// level and jobs[0]
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// Create).
 type createAnswer struct {
 	Job
 	Jobs []Job `json:"jobs"`
@@ -63,14 +66,15 @@ type createAnswer struct {
 // matching ErrDuplicate. Change something (the title, a reference) to send
 // a case file again on purpose.
 //
-// That refusal makes the create safe to re-send, and the SDK does so after
-// a 429, 502, 503, 504 or a lost connection (docs/retries.md): the first
-// copy may have been accepted before the answer was lost, and then the
-// second one ends aborted_duplicated. The Job records it (Job.Resent) and
-// Wait follows the first job, so the caller gets the one case file it
-// asked for. When every attempt failed, the error matches
-// signkit.ErrOutcomeUnknown (502, 503, 504, a lost connection) or
-// signkit.ErrRateLimited (429): list the case files before sending again.
+// That refusal makes the create safe to re-send, and the SDK does so after a
+// 429, 502, 503, 504 or a lost connection
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md): the first
+// copy may have been accepted before the answer was lost, and then the second
+// one ends aborted_duplicated. The Job records it (Job.Resent) and Wait follows
+// the first job, so the caller gets the one case file it asked for. When every
+// attempt failed, the error matches signkit.ErrOutcomeUnknown (502, 503, 504, a
+// lost connection) or signkit.ErrRateLimited (429): list the case files before
+// sending again.
 //
 // A refusal of the platform is a *signkit.Error: a 400 for a case file
 // it does not take (errors.Is(err, signkit.ErrValidation)), or a 2xx

@@ -48,9 +48,10 @@ func TestDetailsCompletedAndSendAt(t *testing.T) {
 	require.Error(t, err, "a completion time that is no time fails the decoding")
 }
 
-// The vendor's polling query (docs/platform.md, "Polling for completed case
-// files") goes out as the guide writes it, and the mock answers it with
-// the completion times: status=5, sort=-completed, completedAfter.
+// The vendor's polling query
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#polling-for-completed-case-files)
+// goes out as the guide writes it, and the mock answers it with the completion
+// times: status=5, sort=-completed, completedAfter.
 func TestListPollingQueryAgainstTheMock(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)

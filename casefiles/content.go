@@ -28,9 +28,10 @@ type contentQuery struct {
 	Signed *bool `url:"signed,omitempty"`
 }
 
-// contentRequest builds the document content request for accept:
-// GET {Sign}/api/v3/documents/{id}/content with the document's integer id
-// (docs/platform.md, Document ids).
+// contentRequest builds the document content request for accept: GET
+// {Sign}/api/v3/documents/{id}/content with the document's integer id
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// Document ids).
 func (c *Client) contentRequest(documentID int64, accept string, opts []DocumentOption) (*transport.Request, error) {
 	if documentID <= 0 {
 		return nil, invalid("request", Problem{Field: "documentID", Message: "must be positive (DocumentDetails.ID)"})

@@ -9,7 +9,8 @@ import (
 // CaseFileStatus is the signing status of a case file.
 type CaseFileStatus int
 
-// The statuses of a case file (docs/platform.md, Signing service).
+// The statuses of a case file
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi).
 const (
 	CaseFileNew        CaseFileStatus = 0 // created, not yet sent for signing
 	CaseFilePending    CaseFileStatus = 1 // out for signing
@@ -69,9 +70,9 @@ type Details struct {
 	// Created, Activated (sent for signing), Updated and ExpireAt are the
 	// case file's times.
 	Created, Activated, Updated, ExpireAt time.Time
-	// Completed is when the case file was completed (status 5); zero
-	// before. A poller keeps its watermark on it (docs/platform.md,
-	// "Polling for completed case files").
+	// Completed is when the case file was completed (status 5); zero before. A
+	// poller keeps its watermark on it
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#polling-for-completed-case-files).
 	Completed time.Time
 	// SendAt is when a case file created with a later send time is (or
 	// was) sent to its signers; zero when it was sent at once.
@@ -111,15 +112,15 @@ type Details struct {
 // SignerDetails describe a signer of a case file. Email and Status come
 // from the signer's signing request.
 //
-// The platform keeps roles and sign orders on the documents' signature
-// lines, not on the signer (docs/platform.md, Signing service), and a
-// signer has one line per document they sign. Role, Roles and SignOrder
-// are computed from the signer's lines, taken in the order of the
-// documents and then of their lines: SignOrder is the smallest sign order
-// among them (the round in which the signer is first asked to sign), Role
-// the first non-empty role, and Roles every distinct non-empty role. A
-// signer named by no line keeps the role and sign order the signer itself
-// carries, if any.
+// The platform keeps roles and sign orders on the documents' signature lines,
+// not on the signer
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi),
+// and a signer has one line per document they sign. Role, Roles and SignOrder
+// are computed from the signer's lines, taken in the order of the documents and
+// then of their lines: SignOrder is the smallest sign order among them (the
+// round in which the signer is first asked to sign), Role the first non-empty
+// role, and Roles every distinct non-empty role. A signer named by no line
+// keeps the role and sign order the signer itself carries, if any.
 type SignerDetails struct {
 	ID        int64
 	Name      string

@@ -1,11 +1,11 @@
-// Package casefiles creates complete case files in one request and follows
-// them through signing: simple case file creation (signers, documents,
-// signing rounds, roles, email texts, reminders and the platform's other
-// case file, signer and document settings, with the files in one streamed
-// multipart upload), the queue status check of the asynchronous creation
-// job, and the signing service's case files: details, listing, deletion
-// and document content (signed or original PDFs). The wire is described in
-// the repository's docs/platform.md.
+// Package casefiles creates complete case files in one request and follows them
+// through signing: simple case file creation (signers, documents, signing
+// rounds, roles, email texts, reminders and the platform's other case file,
+// signer and document settings, with the files in one streamed multipart
+// upload), the queue status check of the asynchronous creation job, and the
+// signing service's case files: details, listing, deletion and document content
+// (signed or original PDFs). The wire is described in
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md.
 //
 // Use it through the CaseFiles field of a signkit.Client:
 //
@@ -45,16 +45,16 @@
 //
 // # Validation before sending
 //
-// CaseFile.Validate checks a case file and its uploads against the
+// [CaseFile.Validate] checks a case file and its uploads against the
 // platform's rules and reports every problem at once in a
-// *ValidationError: a title (at most 1024 characters), at least one signer,
+// [*ValidationError]: a title (at most 1024 characters), at least one signer,
 // a name for every signer, roles of the platform's pattern, email texts of
 // at least 5 characters, absolute success and fail URLs, a sender name of
 // 2 to 255 characters when set, a non-empty list of secure signing methods
 // when set, times the platform's unix seconds can say, at least one signable
 // document, a title for every document, documents and uploads matched one
 // to one by name, document roles that are signer roles, sign orders of 0
-// or more and reminder intervals of at least one day. Create calls it and
+// or more and reminder intervals of at least one day. [Client.Create] calls it and
 // sends nothing for an invalid case file. Values from lists the platform
 // extends (languages, SSN types, signing methods, email formats) are left
 // to the platform, which answers a 400 naming the values it accepts.
@@ -80,14 +80,14 @@
 //
 // # Re-sends
 //
-// The platform refuses a duplicate payload (see below), so Create is
-// re-sent after a 429, 502, 503, 504 or a lost connection (not after a
-// 500): if the first copy had been accepted, the second ends
-// aborted_duplicated, Job.Resent is set, and Wait follows the first job and
-// returns its case file. When every attempt failed, the error matches
-// signkit.ErrOutcomeUnknown or signkit.ErrRateLimited: list the case files
-// (List, by title) before sending again. The queue status check is
-// read-only and re-sent like a GET. The whole table is docs/retries.md.
+// The platform refuses a duplicate payload (see below), so Create is re-sent
+// after a 429, 502, 503, 504 or a lost connection (not after a 500): if the
+// first copy had been accepted, the second ends aborted_duplicated, Job.Resent
+// is set, and Wait follows the first job and returns its case file. When every
+// attempt failed, the error matches signkit.ErrOutcomeUnknown or
+// signkit.ErrRateLimited: list the case files (List, by title) before sending
+// again. The queue status check is read-only and re-sent like a GET. The whole
+// table is https://github.com/signkit/signkit-go/blob/main/docs/retries.md.
 //
 // # Jobs
 //

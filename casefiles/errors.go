@@ -11,11 +11,11 @@ import (
 	"github.com/signkit/signkit-go/internal/transport"
 )
 
-// Errors returns what the signing service says is wrong with a case file:
-// why it failed (status CaseFileFailed), or the problems of its
-// configuration (docs/platform.md, Signing service: "Case file errors").
-// A case file without any gets an empty, non-nil slice. An unknown case
-// file, or one the user may not read, is an error that matches
+// Errors returns what the signing service says is wrong with a case file: why
+// it failed (status CaseFileFailed), or the problems of its configuration
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Case file errors"). A case file without any gets an empty, non-nil slice. An
+// unknown case file, or one the user may not read, is an error that matches
 // signkit.ErrNotFound or signkit.ErrForbidden.
 //
 // The platform answers a JSON array of strings; an element that is an

@@ -12,11 +12,11 @@ import (
 	"github.com/signkit/signkit-go/mockserver"
 )
 
-// List the case files completed since a time, as the platform's polling
-// guide does (status=5, sort=-completed, completedAfter; docs/platform.md,
-// "Polling for completed case files"), here on a mock server whose clock
-// stands still until advanced. examples/poller keeps a watermark that
-// survives restarts.
+// List the case files completed since a time, as the platform's polling guide
+// does (status=5, sort=-completed, completedAfter;
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#polling-for-completed-case-files),
+// here on a mock server whose clock stands still until advanced.
+// examples/poller keeps a watermark that survives restarts.
 func ExampleClient_List_completed() {
 	ctx := context.Background()
 	srv := mockserver.New(mockserver.WithManualClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)))

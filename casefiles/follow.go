@@ -11,10 +11,11 @@ import (
 // ours differ a little.
 const listSlack = time.Minute
 
-// followFirst finds the first job of a duplicate that the SDK's own re-send
-// of the create caused (docs/retries.md, the Send create) and returns its
-// result. dup is the aborted job's error, returned when the first job
-// cannot be found for certain.
+// followFirst finds the first job of a duplicate that the SDK's own re-send of
+// the create caused
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md, the Send
+// create) and returns its result. dup is the aborted job's error, returned when
+// the first job cannot be found for certain.
 func (c *Client) followFirst(ctx context.Context, job *Job, dup *DuplicateError) (*Result, error) {
 	if dup.FirstUUID != "" {
 		first := &Job{UUID: dup.FirstUUID, PayloadHash: job.PayloadHash}

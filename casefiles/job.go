@@ -14,20 +14,23 @@ import (
 // refused as a duplicate of it. A Job encodes to JSON with all of them, so
 // a stored job keeps working while the platform keeps the job.
 //
-// Jobs expire: the platform's queue status check answers 404 for a job
-// that "has expired or been deleted" (its connector's description of that
-// answer; docs/platform.md, Queue status), and says nothing of how long a
-// job is kept. Status and Wait then return an error matching
-// signkit.ErrNotFound. Store the Result (the case file id and the signing
-// links) as soon as Wait returns it, and keep the case file id, not the
-// Job, for later: Get reads the case file for as long as it exists.
+// Jobs expire: the platform's queue status check answers 404 for a job that
+// "has expired or been deleted" (its connector's description of that answer;
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// Queue status), and says nothing of how long a job is kept. Status and Wait
+// then return an error matching signkit.ErrNotFound. Store the Result (the case
+// file id and the signing links) as soon as Wait returns it, and keep the case
+// file id, not the Job, for later: Get reads the case file for as long as it
+// exists.
 type Job struct {
 	UUID        string `json:"uuid"`
 	PayloadHash string `json:"payloadHash"`
 	// Resent is set by Create when the SDK sent the create again after an
 	// attempt that may have taken effect (a 429, 502, 503, 504 or a lost
-	// connection; docs/retries.md). The platform refuses the second copy
-	// as a duplicate, and Wait then follows the first job.
+	// connection;
+	// https://github.com/signkit/signkit-go/blob/main/docs/retries.md). The
+	// platform refuses the second copy as a duplicate, and Wait then follows
+	// the first job.
 	Resent bool `json:"resent,omitempty"`
 	// Title is the case file's title as Create sent it, and SentAt when
 	// Create started sending: Wait uses them to find the first job's case
@@ -39,8 +42,9 @@ type Job struct {
 // key is the pair the queue status check takes.
 func (j *Job) key() jobKey { return jobKey{UUID: j.UUID, PayloadHash: j.PayloadHash} }
 
-// jobKey is the body of the queue status check (docs/platform.md, Queue
-// status).
+// jobKey is the body of the queue status check
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// Queue status).
 type jobKey struct {
 	UUID        string `json:"uuid"`
 	PayloadHash string `json:"payloadHash"`
@@ -49,7 +53,9 @@ type jobKey struct {
 // JobState is the state of a creation job.
 type JobState string
 
-// The states of a creation job (docs/platform.md, Queue status).
+// The states of a creation job
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// Queue status).
 const (
 	JobPending    JobState = "pending"    // accepted, not yet started
 	JobProcessing JobState = "processing" // running

@@ -17,10 +17,12 @@ import (
 	"github.com/signkit/signkit-go/internal/transport"
 )
 
-// ListOptions selects the case files of List and All. The zero value (or
-// nil) selects every case file of the user, newest first, in pages of the
-// platform's default size (100). The filters are query parameters of
-// GET {Sign}/api/v1/casefiles (docs/platform.md, List).
+// ListOptions selects the case files of List and All. The zero value (or nil)
+// selects every case file of the user, newest first, in pages of the platform's
+// default size (100). The filters are query parameters of GET
+// {Sign}/api/v1/casefiles
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// List).
 type ListOptions struct {
 	// Status, when set, selects case files in that status (sent as its
 	// number, "status=5"):
@@ -72,12 +74,12 @@ type ListOptions struct {
 	// FolderIDs, when set, selects only case files in these folders
 	// (CaseFile.FolderID; sent as one comma-separated "folderIds").
 	FolderIDs []int64 `url:"folderIds,comma,omitempty"`
-	// Sort orders the case files by a field, descending with a leading
-	// "-": empty means the platform's "-created" (newest first). The
-	// fields are created, id, title, status, updated, completed,
-	// activated, expireAt and sendAt; "-completed" with a CaseFileCompleted
-	// Status is the platform's polling query (docs/platform.md, "Polling
-	// for completed case files").
+	// Sort orders the case files by a field, descending with a leading "-":
+	// empty means the platform's "-created" (newest first). The fields are
+	// created, id, title, status, updated, completed, activated, expireAt and
+	// sendAt; "-completed" with a CaseFileCompleted Status is the platform's
+	// polling query
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#polling-for-completed-case-files).
 	Sort string `url:"sort,omitempty"`
 	// Page is the page to read, from 1 (0: the first); All starts there.
 	Page int `url:"page,omitempty"`
@@ -138,9 +140,11 @@ func (o *ListOptions) Validate() error {
 }
 
 // listQuery is the query of one page. The status goes as its number (the
-// querystring encoder would print CaseFileStatus's name). The page size
-// goes under both names: perPage (docs/platform.md, List) and per_page,
-// which the platform's own .NET client sends and its Link headers carry.
+// querystring encoder would print CaseFileStatus's name). The page size goes
+// under both names: perPage
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// List) and per_page, which the platform's own .NET client sends and its Link
+// headers carry.
 type listQuery struct {
 	ListOptions
 	StatusNumber *int `url:"status,omitempty"`
@@ -329,9 +333,10 @@ func hasRel(params, rel string) bool {
 }
 
 // Delete deletes a case file that is not completed: DELETE
-// {Sign}/api/v1/casefiles/{id}, answered 200 (docs/platform.md, Delete);
-// Get then answers 404. The platform refuses to delete a completed case
-// file with an error. A retry whose earlier attempt's answer was lost and
+// {Sign}/api/v1/casefiles/{id}, answered 200
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// Delete); Get then answers 404. The platform refuses to delete a completed
+// case file with an error. A retry whose earlier attempt's answer was lost and
 // that finds the case file gone counts as success.
 func (c *Client) Delete(ctx context.Context, caseFileID int64) error {
 	if caseFileID <= 0 {

@@ -89,9 +89,10 @@ func TestListOptionsValidate(t *testing.T) {
 	assert.NoError(t, nilOpts.Validate())
 }
 
-// Each window filter and the folder filter go under the names of the
-// agent skill's scripts/node/list-casefiles.js (docs/platform.md, List):
-// times as unix seconds, folder ids as one comma-separated parameter.
+// Each window filter and the folder filter go under the names of the agent
+// skill's scripts/node/list-casefiles.js
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// List): times as unix seconds, folder ids as one comma-separated parameter.
 func TestListSendsWindowAndFolderFilters(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 3, 1, 12, 30, 45, 999_000_000, time.FixedZone("CET", 3600)) // 1772364645

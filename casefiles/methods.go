@@ -2,10 +2,11 @@ package casefiles
 
 import "slices"
 
-// SecureSigningMethod is an electronic ID a signer may sign with. The
-// constants are the platform's values (docs/platform.md, Send: signer
-// fields). The platform adds methods from time to time, so Validate passes
-// a value this package does not know and leaves the judgement to the
+// SecureSigningMethod is an electronic ID a signer may sign with. The constants
+// are the platform's values
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// signer fields). The platform adds methods from time to time, so Validate
+// passes a value this package does not know and leaves the judgement to the
 // platform, which answers a 400 naming the values it accepts; IsKnown says
 // whether a value is one of the constants.
 type SecureSigningMethod string
@@ -32,8 +33,10 @@ var secureSigningMethods = []SecureSigningMethod{SecureMitID, SecureBankIDSweden
 func (m SecureSigningMethod) IsKnown() bool { return slices.Contains(secureSigningMethods, m) }
 
 // InsecureSigningMethod is a touch signature: a signature that proves no
-// identity (docs/platform.md, Send: signer fields). As for
-// SecureSigningMethod, Validate passes a value this package does not know.
+// identity
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// signer fields). As for SecureSigningMethod, Validate passes a value this
+// package does not know.
 type InsecureSigningMethod string
 
 // The insecure signing methods the platform offers.
@@ -69,9 +72,10 @@ var emailFormats = []EmailFormat{EmailFormatText, EmailFormatHTML}
 func (f EmailFormat) IsKnown() bool { return slices.Contains(emailFormats, f) }
 
 // validateSigningMethods checks a signer's signing methods against the
-// platform's constraint (docs/platform.md, Send: signer fields): a secure
-// method list that is set names at least one method. The values
-// themselves are the platform's to judge (see SecureSigningMethod).
+// platform's constraint
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// signer fields): a secure method list that is set names at least one method.
+// The values themselves are the platform's to judge (see SecureSigningMethod).
 func (s *Signer) validateSigningMethods(p *problems, field string) {
 	if s.SecureSigningMethods != nil && len(s.SecureSigningMethods) == 0 {
 		p.add(field+".secureSigningMethods", "must list at least one method when set (nil leaves the platform's setting)")

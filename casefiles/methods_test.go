@@ -31,7 +31,8 @@ func TestSigningMethodsIsKnown(t *testing.T) {
 }
 
 // The signer's methods and email format go under the platform's names
-// (docs/platform.md, Send: signer fields), and are left out when unset.
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// signer fields), and are left out when unset.
 func TestSignerSigningMethodsOnTheWire(t *testing.T) {
 	t.Parallel()
 	s := casefiles.Signer{Name: "A",

@@ -33,7 +33,8 @@ const (
 	maxPollFailures = 3
 )
 
-// statusAnswer is the queue status check's answer (docs/platform.md,
+// statusAnswer is the queue status check's answer
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
 // Queue status).
 type statusAnswer struct {
 	UUID        string          `json:"uuid"`
@@ -99,7 +100,7 @@ func (c *Client) Status(ctx context.Context, job *Job) (*JobStatus, error) {
 		URL:    c.send() + statusPath,
 		Auth:   transport.NoAuth,
 		JSON:   job.key(),
-		Resend: retry.Always, // read-only: docs/retries.md
+		Resend: retry.Always, // read-only: https://github.com/signkit/signkit-go/blob/main/docs/retries.md
 	}
 	var out statusAnswer
 	if err := c.t().Do(ctx, req, &out); err != nil {

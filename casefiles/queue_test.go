@@ -54,7 +54,8 @@ func TestStatus(t *testing.T) {
 }
 
 // The queue bodies of every state, in the vendor's documented shape
-// (docs/platform.md, Queue status), decode whole.
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// Queue status), decode whole.
 func TestDecodeQueueFixtures(t *testing.T) {
 	t.Parallel()
 	const (

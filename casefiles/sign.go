@@ -11,11 +11,11 @@ import (
 	"github.com/signkit/signkit-go/internal/transport"
 )
 
-// wireCaseFile is the signing service's case file (docs/platform.md,
-// Signing service). The decoder is tolerant: times may be unix seconds,
-// numbers in strings or RFC 3339; booleans may be 0 and 1; a signer's
-// email and status are read from its signing request, or from the signer
-// itself when the request is absent.
+// wireCaseFile is the signing service's case file
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi).
+// The decoder is tolerant: times may be unix seconds, numbers in strings or RFC
+// 3339; booleans may be 0 and 1; a signer's email and status are read from its
+// signing request, or from the signer itself when the request is absent.
 type wireCaseFile struct {
 	ID                        int64          `json:"id"`
 	Title                     string         `json:"title"`
@@ -64,8 +64,9 @@ type wireSigner struct {
 	extra map[string]json.RawMessage // the members not read (extra.go)
 }
 
-// wireSigningRequest is a signer's signing request with the settings the
-// case file was created with (docs/platform.md, Signing service).
+// wireSigningRequest is a signer's signing request with the settings the case
+// file was created with
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi).
 type wireSigningRequest struct {
 	ID                     int64                   `json:"id"`
 	Status                 SignerStatus            `json:"status"`

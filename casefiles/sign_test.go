@@ -17,8 +17,9 @@ import (
 	signkit "github.com/signkit/signkit-go"
 )
 
-// fixture reads testdata/name: answers of our own, written in the shapes
-// the vendor documents (docs/platform.md).
+// fixture reads testdata/name: answers of our own, written in the shapes the
+// vendor documents
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md).
 func fixture(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))

@@ -56,9 +56,10 @@ type SigningRequestUpdate struct {
 	InsecureSigningMethods []InsecureSigningMethod
 }
 
-// signingRequestBody is the JSON of PUT /api/v1/signingrequests/{id}: the
-// names of the vendor SDKs' SigningRequest (docs/platform.md, "Signing
-// requests"), each left out when not set.
+// signingRequestBody is the JSON of PUT /api/v1/signingrequests/{id}: the names
+// of the vendor SDKs' SigningRequest
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-requests--signapiv1signingrequestsid),
+// each left out when not set.
 type signingRequestBody struct {
 	Email                  *string                  `json:"email,omitempty"`
 	EmailSubject           *string                  `json:"emailSubject,omitempty"`
@@ -136,7 +137,8 @@ func (u *SigningRequestUpdate) validateSettings(p *problems) {
 		p.add("reminderInterval", "must be at least 1 day when set, got %d", *u.ReminderInterval)
 	}
 	// Email formats and insecure signing methods this package does not know
-	// pass, as on Signer: the platform judges them (docs/platform.md, Send).
+	// pass, as on Signer: the platform judges them
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 }
 
 // empty reports whether u sets no field.
@@ -174,15 +176,15 @@ func checkSigningRequestID(id int64) error {
 	return nil
 }
 
-// SigningRequestLink returns the signing link of a signing request (its id
-// is SignerDetails.SigningRequestID): GET
-// {Sign}/api/v1/signingrequests/{id}/link, which answers a JSON array whose
-// first item is the link (docs/platform.md, "Signing requests"). Give it
-// to the signer yourself when they have no email or the email does not
-// reach them; the link works once the case file is sent for signing. A
-// GET, it is re-sent after a lost connection, 429, 502, 503 or 504
-// (docs/retries.md). An unknown signing request is an error matching
-// signkit.ErrNotFound.
+// SigningRequestLink returns the signing link of a signing request (its id is
+// SignerDetails.SigningRequestID): GET {Sign}/api/v1/signingrequests/{id}/link,
+// which answers a JSON array whose first item is the link
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-requests--signapiv1signingrequestsid).
+// Give it to the signer yourself when they have no email or the email does not
+// reach them; the link works once the case file is sent for signing. A GET, it
+// is re-sent after a lost connection, 429, 502, 503 or 504
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md). An unknown
+// signing request is an error matching signkit.ErrNotFound.
 func (c *Client) SigningRequestLink(ctx context.Context, signingRequestID int64) (string, error) {
 	if err := checkSigningRequestID(signingRequestID); err != nil {
 		return "", err
@@ -202,21 +204,22 @@ func (c *Client) SigningRequestLink(ctx context.Context, signingRequestID int64)
 var errNoLink = errors.New("the answer holds no link")
 
 // UpdateSigningRequest changes a signer's signing request (its id is
-// SignerDetails.SigningRequestID): PUT {Sign}/api/v1/signingrequests/{id}
-// with the fields u sets and no others (docs/platform.md, "Signing
-// requests"); any 2xx answer is success. Correct a mistyped or bounced
-// address with Email: the platform sends later emails there and a signer
-// reported undeliverable (SignerUndeliverable) becomes pending again. The
-// update sends no email itself: call ResendSigningRequest to send the
-// request email to the new address.
+// SignerDetails.SigningRequestID): PUT {Sign}/api/v1/signingrequests/{id} with
+// the fields u sets and no others
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-requests--signapiv1signingrequestsid);
+// any 2xx answer is success. Correct a mistyped or bounced address with Email:
+// the platform sends later emails there and a signer reported undeliverable
+// (SignerUndeliverable) becomes pending again. The update sends no email
+// itself: call ResendSigningRequest to send the request email to the new
+// address.
 //
-// u is checked first (SigningRequestUpdate.Validate): a bad update is
-// refused with a *ValidationError and nothing is sent. The platform
-// refuses to change the request of a signer who has signed or rejected
-// with an error matching signkit.ErrConflict; an unknown signing request
-// matches signkit.ErrNotFound. A PUT, it is re-sent after a lost
-// connection, 429, 502, 503 or 504: a second copy changes nothing more
-// (docs/retries.md).
+// u is checked first (SigningRequestUpdate.Validate): a bad update is refused
+// with a *ValidationError and nothing is sent. The platform refuses to change
+// the request of a signer who has signed or rejected with an error matching
+// signkit.ErrConflict; an unknown signing request matches signkit.ErrNotFound.
+// A PUT, it is re-sent after a lost connection, 429, 502, 503 or 504: a second
+// copy changes nothing more
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md).
 func (c *Client) UpdateSigningRequest(ctx context.Context, signingRequestID int64, u *SigningRequestUpdate) error {
 	if err := checkSigningRequestID(signingRequestID); err != nil {
 		return err
@@ -237,18 +240,19 @@ func (c *Client) UpdateSigningRequest(ctx context.Context, signingRequestID int6
 	return nil
 }
 
-// ResendSigningRequest sends the signing request email to the signer again,
-// to the request's current address: PATCH
-// {Sign}/api/v1/signingrequests/{id}/send (docs/platform.md, "Signing
-// requests"); any 2xx answer is success. The next reminder follows
-// reminderInterval days after it.
+// ResendSigningRequest sends the signing request email to the signer again, to
+// the request's current address: PATCH {Sign}/api/v1/signingrequests/{id}/send
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-requests--signapiv1signingrequestsid);
+// any 2xx answer is success. The next reminder follows reminderInterval days
+// after it.
 //
-// A second copy would send a second email, so the request is re-sent only
-// when it never left (the connection failed before it was written). After
-// a 502, 503 or 504, or a connection lost once it was written, the email
-// may or may not have gone and the error matches signkit.ErrOutcomeUnknown;
-// a 429 matches signkit.ErrRateLimited (docs/retries.md). A signer who is
-// not asked to sign now (not yet activated, signed, rejected) or has no
+// A second copy would send a second email, so the request is re-sent only when
+// it never left (the connection failed before it was written). After a 502, 503
+// or 504, or a connection lost once it was written, the email may or may not
+// have gone and the error matches signkit.ErrOutcomeUnknown; a 429 matches
+// signkit.ErrRateLimited
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md). A signer
+// who is not asked to sign now (not yet activated, signed, rejected) or has no
 // email is refused with an error matching signkit.ErrConflict; an unknown
 // signing request matches signkit.ErrNotFound.
 func (c *Client) ResendSigningRequest(ctx context.Context, signingRequestID int64) error {

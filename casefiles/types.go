@@ -5,10 +5,11 @@ import (
 	"time"
 )
 
-// CaseFile is the definition of a case file for simple creation: the
-// "caseFile" object of the data part of Create. Optional fields left at
-// their zero value are not sent, so the platform's defaults apply. The wire
-// names and types are those of docs/platform.md (Send, caseFile fields).
+// CaseFile is the definition of a case file for simple creation: the "caseFile"
+// object of the data part of Create. Optional fields left at their zero value
+// are not sent, so the platform's defaults apply. The wire names and types are
+// those of https://github.com/signkit/signkit-go/blob/main/docs/platform.md
+// (Send, caseFile fields).
 type CaseFile struct {
 	// Title names the case file. Required, 1 to 1024 characters.
 	Title string `json:"title"`
@@ -57,10 +58,12 @@ type CaseFile struct {
 	// SenderName is the sender's name as the case file gives it; empty:
 	// the platform's (the user's). When set, 2 to 255 characters.
 	SenderName string `json:"senderName,omitempty"`
-	// AccessControl turns access control on for every signer of the case
-	// file, as if each Signer.AccessControl were set: each signer proves
-	// their SSN, VATIN or phone number before they see the documents, so
-	// each needs one of them (docs/platform.md, Send: caseFile fields).
+	// AccessControl turns access control on for every signer of the case file,
+	// as if each Signer.AccessControl were set: each signer proves their SSN,
+	// VATIN or phone number before they see the documents, so each needs one of
+	// them
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+	// caseFile fields).
 	AccessControl bool `json:"accessControl,omitempty"`
 }
 

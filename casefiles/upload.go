@@ -65,12 +65,12 @@ type createData struct {
 	CaseFile *CaseFile `json:"caseFile"`
 }
 
-// newForm builds the multipart body of Create: the data part (a text
-// field holding {"caseFile":{...}}), then one files part per document, in
-// the order of cf.Documents whatever the order of uploads (docs/platform.md,
-// Send: the payloadHash covers the files in that order). Validate has
-// matched documents and uploads one to one. Only the data part is held in
-// memory.
+// newForm builds the multipart body of Create: the data part (a text field
+// holding {"caseFile":{...}}), then one files part per document, in the order
+// of cf.Documents whatever the order of uploads
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// the payloadHash covers the files in that order). Validate has matched
+// documents and uploads one to one. Only the data part is held in memory.
 func newForm(cf *CaseFile, uploads []Upload) (*multipart.Form, error) {
 	data, err := json.Marshal(createData{CaseFile: cf})
 	if err != nil {

@@ -31,9 +31,11 @@ func (p *problems) add(field, format string, args ...any) {
 	*p = append(*p, Problem{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
-// Validate checks cf and the files to upload with it against the
-// platform's rules (docs/platform.md, Send: caseFile fields) and reports
-// every problem in one *ValidationError (nil when there is none):
+// Validate checks cf and the files to upload with it against the platform's
+// rules
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// caseFile fields) and reports every problem in one *ValidationError (nil when
+// there is none):
 //
 //   - the case file has a title of at most 1024 characters; SenderName,
 //     when set, has 2 to 255 characters; FolderID is not negative;
@@ -58,13 +60,14 @@ func (p *problems) add(field, format string, args ...any) {
 //     uploads share a name; every upload is named by a document;
 //   - every role in a document's Roles is the Role of some signer.
 //
-// Validate refuses only what the platform's own rules rule out. Values
-// from a list the platform may extend are passed as they are: languages,
-// SSN types, signing methods and email formats this package does not know
-// (IsKnown is advisory), since the platform adds to these lists (the
-// vendor's PHP SDK passes languages through for that reason;
-// docs/platform.md, Send: caseFile fields). The service refuses a value it
-// does not take with a 400 that names the values it accepts.
+// Validate refuses only what the platform's own rules rule out. Values from a
+// list the platform may extend are passed as they are: languages, SSN types,
+// signing methods and email formats this package does not know (IsKnown is
+// advisory), since the platform adds to these lists (the vendor's PHP SDK
+// passes languages through for that reason;
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// caseFile fields). The service refuses a value it does not take with a 400
+// that names the values it accepts.
 //
 // No problem quotes a signer's SSN. Create calls Validate and sends
 // nothing when it fails. The service checks more (for example that every

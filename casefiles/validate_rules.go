@@ -9,8 +9,9 @@ import (
 	"unicode/utf8"
 )
 
-// The platform's limits on a case file (docs/platform.md, Send: caseFile
-// fields).
+// The platform's limits on a case file
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// caseFile fields).
 const (
 	maxTitle     = 1024 // case file and document titles, in characters
 	minEmailText = 5    // each of a signer's six email texts, when set

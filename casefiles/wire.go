@@ -9,9 +9,13 @@ import (
 )
 
 // unixTime is a time on the wire: the platform sends and takes integer unix
-// seconds (docs/platform.md, Signing service and Send). The decoder is
-// tolerant: it also reads a number in a string ("1412092744", as the .NET
-// SDK's fixtures have it), an RFC 3339 string, and null, 0 or "" as no time.
+// seconds
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi
+// and
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+// The decoder is tolerant: it also reads a number in a string ("1412092744", as
+// the .NET SDK's fixtures have it), an RFC 3339 string, and null, 0 or "" as no
+// time.
 type unixTime time.Time
 
 // MarshalJSON implements json.Marshaler: integer unix seconds.

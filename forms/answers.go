@@ -45,10 +45,11 @@ func (a *Answers) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AnswerSection holds the answers given in one section. A section that is
-// not repeatable has its answers in Answers; a repeatable one
-// (MultipleEntries true) has them in Instances, one per time the end user
-// filled it in, in order (docs/platform.md, "Forms", answers).
+// AnswerSection holds the answers given in one section. A section that is not
+// repeatable has its answers in Answers; a repeatable one (MultipleEntries
+// true) has them in Instances, one per time the end user filled it in, in order
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1,
+// answers).
 type AnswerSection struct {
 	Slug            string           `json:"slug"`
 	Title           string           `json:"title"`
@@ -287,12 +288,13 @@ func (c *Client) Answers(ctx context.Context, externalID string, submissionID in
 	return &out, nil
 }
 
-// RequestAnswers returns the answers submitted through the prefilled
-// request requestID of the form (GET
-// /v1/forms/{externalID}/requests/{requestID}/answers, docs/platform.md,
-// "Forms"). The form must be ACTIVE or ARCHIVED; until a submission has
-// been made through the request the service answers 404, for which
-// errors.Is(err, signkit.ErrNotFound) holds.
+// RequestAnswers returns the answers submitted through the prefilled request
+// requestID of the form (GET
+// /v1/forms/{externalID}/requests/{requestID}/answers,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
+// The form must be ACTIVE or ARCHIVED; until a submission has been made through
+// the request the service answers 404, for which errors.Is(err,
+// signkit.ErrNotFound) holds.
 func (c *Client) RequestAnswers(ctx context.Context, externalID, requestID string) (*Answers, error) {
 	if err := checkID(externalID); err != nil {
 		return nil, err

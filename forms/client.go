@@ -13,8 +13,9 @@ import (
 // Client calls the forms service. Get it as the Forms field of a
 // signkit.Client; it is safe for concurrent use.
 //
-// signkit.NewClient is the only way to make one: a Client is defined over
-// the SDK's internal connection (docs/architecture.md, "One way in").
+// signkit.NewClient is the only way to make one: a Client is defined over the
+// SDK's internal connection
+// (https://github.com/signkit/signkit-go/blob/main/docs/architecture.md#one-way-in).
 type Client transport.Service
 
 // t answers the transport the client's requests go through.
@@ -29,7 +30,8 @@ func (c *Client) url(segments ...string) string {
 }
 
 // publishQuery is the query of a create or update that also publishes
-// (?publish=true, docs/platform.md, "Forms").
+// (?publish=true,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 type publishQuery struct {
 	Publish bool `url:"publish"`
 }
@@ -138,8 +140,9 @@ func (c *Client) move(ctx context.Context, action, externalID string) (*Form, er
 }
 
 // formAnswer sends req and decodes the form it answers with. The service
-// answers with the form (docs/platform.md, "Forms"); should it answer with
-// no body, the form is fetched with Get.
+// answers with the form
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1);
+// should it answer with no body, the form is fetched with Get.
 func (c *Client) formAnswer(ctx context.Context, req *transport.Request, externalID string) (*Form, error) {
 	_, body, err := c.t().SendAndRead(ctx, req)
 	if err != nil {

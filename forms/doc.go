@@ -22,7 +22,7 @@
 //
 // # Lifecycle
 //
-// Create makes a DRAFT form, not yet public. Publish makes it ACTIVE at its
+// [Client.Create] makes a DRAFT form, not yet public. [Client.Publish] makes it ACTIVE at its
 // PublicURL. Update of an ACTIVE form creates a new DRAFT version under the
 // same ExternalID while the live version keeps serving; Publish again to
 // make it live. Archive closes the public URL to new submissions; existing
@@ -84,12 +84,12 @@
 // # Re-sends
 //
 // Reads (Get, the lists, Answers, Files) and Update are re-sent after a
-// connection error, 429, 502, 503 or 504. The POSTs (Create,
-// CreateAndPublish, Publish, Archive, CreateRequest and its variants) are
-// re-sent only when the connection failed before the request was written:
-// a second copy would make a second form or prefill request. After a 502,
-// 503, 504 or a connection lost once the request was written, their error
-// matches signkit.ErrOutcomeUnknown (the form may exist: list or get it
-// before you send again); after a 429, signkit.ErrRateLimited, with the
-// wait in signkit.Error.RetryAfter. The table is docs/retries.md.
+// connection error, 429, 502, 503 or 504. The POSTs (Create, CreateAndPublish,
+// Publish, Archive, CreateRequest and its variants) are re-sent only when the
+// connection failed before the request was written: a second copy would make a
+// second form or prefill request. After a 502, 503, 504 or a connection lost
+// once the request was written, their error matches signkit.ErrOutcomeUnknown
+// (the form may exist: list or get it before you send again); after a 429,
+// signkit.ErrRateLimited, with the wait in signkit.Error.RetryAfter. The table
+// is https://github.com/signkit/signkit-go/blob/main/docs/retries.md.
 package forms

@@ -22,11 +22,12 @@ func definitionOnly(f *forms.Form) *forms.Form {
 	return &c
 }
 
-// TestIntegrationFidelity runs a form with every property of the
-// platform's wire (docs/platform.md, "Forms") through the mock server:
-// Create → Get → Update → Get loses nothing; a v2 prefilled request; a
-// submission through it with a repeated section and a repeated field; the
-// request's answers with both instances.
+// TestIntegrationFidelity runs a form with every property of the platform's
+// wire
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1)
+// through the mock server: Create → Get → Update → Get loses nothing; a v2
+// prefilled request; a submission through it with a repeated section and a
+// repeated field; the request's answers with both instances.
 func TestIntegrationFidelity(t *testing.T) {
 	t.Parallel()
 	s := mockserver.Start(t)

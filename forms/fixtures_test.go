@@ -13,7 +13,8 @@ import (
 )
 
 // The fixtures of testdata/ are written by us in the shapes the platform
-// documents (docs/platform.md, "Forms").
+// documents
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 
 func fixture(t *testing.T, name string) []byte {
 	t.Helper()

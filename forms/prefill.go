@@ -74,13 +74,12 @@ func (r *PrefillRequest) ValidateFor(f *Form) error {
 	return invalid("prefill request", ps...)
 }
 
-// CreateRequest creates a personalised link to the form with the answers of
-// r prefilled (POST /v1/forms/{id}/requests; the service answers 200, any
-// 2xx is accepted, docs/platform.md, "Forms"). CreateRequestV2 sends the
-// platform's current shape, keyed by section. A request without answers is refused before sending. The
-// keys are checked against the form's field names by the service; to
-// check them before sending, call r.ValidateFor(form) first, or use
-// CreateRequestFor.
+// CreateRequest creates a personalised link to the form with the answers of r prefilled (POST
+// /v1/forms/{id}/requests; the service answers 200, any 2xx is accepted,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
+// CreateRequestV2 sends the platform's current shape, keyed by section. A request without answers
+// is refused before sending. The keys are checked against the form's field names by the service; to
+// check them before sending, call r.ValidateFor(form) first, or use CreateRequestFor.
 func (c *Client) CreateRequest(ctx context.Context, externalID string, r *PrefillRequest) (*PrefillLink, error) {
 	if err := checkID(externalID); err != nil {
 		return nil, err

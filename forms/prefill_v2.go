@@ -9,12 +9,13 @@ import (
 	"github.com/signkit/signkit-go/internal/transport"
 )
 
-// PrefillRequestV2 asks for a personalised link with some fields filled
-// in, in the platform's current shape (POST /v2/forms/{id}/requests,
-// docs/platform.md, "Forms"): Answers is keyed by section slug, and each
-// section has a list of instances, one map of field name to answer per
-// instance. The list is needed for every section, repeatable or not: a
-// section that is not repeatable takes a one-element list.
+// PrefillRequestV2 asks for a personalised link with some fields filled in, in
+// the platform's current shape (POST /v2/forms/{id}/requests,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1):
+// Answers is keyed by section slug, and each section has a list of instances,
+// one map of field name to answer per instance. The list is needed for every
+// section, repeatable or not: a section that is not repeatable takes a
+// one-element list.
 //
 //	&forms.PrefillRequestV2{Answers: map[string][]map[string]forms.PrefillAnswer{
 //		"personal-details": {{"full_name": {Value: "Jane Doe", Editable: true}}},

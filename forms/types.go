@@ -51,12 +51,14 @@ const (
 )
 
 // IsKnown reports whether t is one of the field types this package names
-// (TypeText … TypeFile). It is advisory: the vendor's form builder makes
-// field types beyond these (a personal id, a business id, digits, multiple
-// choice, a dropdown; docs/platform.md, "Forms"), and Validate, Create and
-// Update accept a type this package does not know, Get and Update give it
-// back unchanged, and its answers read as text (Answer.Value). Use IsKnown
-// to decide whether to read an answer through a typed accessor.
+// (TypeText … TypeFile). It is advisory: the vendor's form builder makes field
+// types beyond these (a personal id, a business id, digits, multiple choice, a
+// dropdown;
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1),
+// and Validate, Create and Update accept a type this package does not know, Get
+// and Update give it back unchanged, and its answers read as text
+// (Answer.Value). Use IsKnown to decide whether to read an answer through a
+// typed accessor.
 func (t FieldType) IsKnown() bool {
 	switch t {
 	case TypeText, TypeEmail, TypePhone, TypeNumber, TypeDate, TypeChoice, TypeHTML, TypeFile:
@@ -80,9 +82,9 @@ const OperatorEquals = "EQUALS"
 // Form is a web form: its definition (name, sections and fields) and, as
 // answered by the service, its identifier, status, version and public URL.
 //
-// On the wire the identifier is "formId" (the platform's name) and
-// "externalId" (the specification's), the same value; a Form decodes
-// either and encodes both (docs/platform.md, "Forms").
+// On the wire the identifier is "formId" (the platform's name) and "externalId"
+// (the specification's), the same value; a Form decodes either and encodes both
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 type Form struct {
 	// ExternalID identifies the form in every path; it is assigned by the
 	// service on Create and stays the same across versions. Decoders also
@@ -213,10 +215,10 @@ func decodeMultipleEntries(raw json.RawMessage) (*MultipleEntries, error) {
 // Section is an ordered group of fields. A section with a Condition stays
 // hidden until the condition, on fields of earlier sections, holds.
 type Section struct {
-	// Slug identifies the section, e.g. as the key of a v2 prefilled
-	// request. It may be left empty: the service then makes one from the
-	// title (lower case, words joined by "-", unique in the form) and Get
-	// answers it (docs/platform.md, "Forms").
+	// Slug identifies the section, e.g. as the key of a v2 prefilled request.
+	// It may be left empty: the service then makes one from the title (lower
+	// case, words joined by "-", unique in the form) and Get answers it
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 	Slug        string     `json:"slug,omitempty"`
 	Title       string     `json:"title,omitempty"`
 	Description string     `json:"description,omitempty"`

@@ -18,10 +18,10 @@ import (
 	"github.com/signkit/signkit-go/mockserver"
 )
 
-// builderForm is a form as the vendor's web form builder makes it: field
-// types this package does not name (a personal id, a business id) and
-// members it does not model at the form, section and field level
-// (docs/platform.md, "Forms").
+// builderForm is a form as the vendor's web form builder makes it: field types
+// this package does not name (a personal id, a business id) and members it does
+// not model at the form, section and field level
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 const builderForm = `{"name":"Know your customer","language":"en","storageFolderId":42,
  "sections":[{"slug":"identity","title":"Identity","columns":2,"fields":[
   {"name":"full_name","label":"Full name","type":"TEXT","required":true,"mapTo":"primarySigner.name"},

@@ -12,7 +12,8 @@ import (
 )
 
 // nin and businessID are field types of the vendor's form builder that this
-// package does not name (docs/platform.md, "Forms").
+// package does not name
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 const (
 	nin        forms.FieldType = "NIN"
 	businessID forms.FieldType = "BUSINESS_ID"

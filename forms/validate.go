@@ -42,13 +42,13 @@ var titleMergeFields = []string{"formName", "primarySigner.name", "primarySigner
 //     one (an HTML field may have none, as in the platform's examples);
 //   - every field has a type; a type this package does not know (see
 //     FieldType.IsKnown) is accepted, as the vendor's form builder makes
-//     more types than this package names (docs/platform.md, "Forms");
+//     more types than this package names (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1);
 //   - a CHOICE field has at least one option; every option has a value,
 //     and no two options of a field share one;
 //   - a field mapped to a property ending in ".email" has type EMAIL, and
 //     no two fields map to the same property;
 //   - no two sections share a non-empty slug; a section may have no slug
-//     (the service makes one from its title, see docs/platform.md);
+//     (the service makes one from its title, see https://github.com/signkit/signkit-go/blob/main/docs/platform.md);
 //   - a CHOICE layout is LayoutRadio or LayoutSelect; a MultipleEntries
 //     maximum is not negative;
 //   - a condition has rules, each with operator EQUALS, referencing an

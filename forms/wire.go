@@ -8,8 +8,9 @@ import (
 
 // This file holds the JSON helpers that let the form types give back, on
 // Update, every property the service sent on Get, including properties this
-// package does not model (see docs/platform.md, "Forms": every property is
-// stored and given back as sent).
+// package does not model (see
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1,
+// every property is stored and given back as sent).
 
 // flexString decodes a JSON string or number into a string; null and other
 // kinds leave it empty.

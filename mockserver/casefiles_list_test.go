@@ -190,9 +190,10 @@ func TestListCaseFilesPages(t *testing.T) {
 	}
 }
 
-// TestListCaseFilesWindowsAndFolders filters by the windows the agent
-// skill's scripts/node/list-casefiles.js sends (docs/platform.md, "List"):
-// completed, activated, expires and updated, each bound exclusive like
+// TestListCaseFilesWindowsAndFolders filters by the windows the agent skill's
+// scripts/node/list-casefiles.js sends
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "List"): completed, activated, expires and updated, each bound exclusive like
 // createdAfter/createdBefore, and folderIds. A case file without the time
 // (never completed, never activated, no expiry) matches no bound on it.
 func TestListCaseFilesWindowsAndFolders(t *testing.T) {

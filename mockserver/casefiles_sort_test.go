@@ -12,11 +12,12 @@ import (
 )
 
 // TestListCaseFilesSortByTimes sorts GET /api/v1/casefiles by completed,
-// activated, expireAt and sendAt, both directions, with the vendor's
-// polling query among them (docs/platform.md, "List"): case files
-// without the time come last either way, equal seconds go by id in the
-// direction of the key, and x-paginate pages of two neither skip nor
-// repeat a case file across ties.
+// activated, expireAt and sendAt, both directions, with the vendor's polling
+// query among them
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "List"): case files without the time come last either way, equal seconds go
+// by id in the direction of the key, and x-paginate pages of two neither skip
+// nor repeat a case file across ties.
 func TestListCaseFilesSortByTimes(t *testing.T) {
 	t.Parallel()
 	s, _, file := sndServer(t)

@@ -38,13 +38,12 @@ type tableFit struct {
 	Problems []string `json:"problems"`
 }
 
-// TestBrowserDashboardTablesFitAPhone opens every dashboard view that has
-// a table on a phone's screen (390 x 844), with content that makes tables
-// wide (a long endpoint URL, long ids, addresses and titles), and fails
-// for each table wider than its container (and again at 768 px), each box that scrolls
-// sideways, and each cell that overflows or is hidden: on a phone the
-// tables reflow, every column's content shown (docs/mockserver.md,
-// "Dashboard").
+// TestBrowserDashboardTablesFitAPhone opens every dashboard view that has a table on a
+// phone's screen (390 x 844), with content that makes tables wide (a long endpoint
+// URL, long ids, addresses and titles), and fails for each table wider than its
+// container (and again at 768 px), each box that scrolls sideways, and each cell that
+// overflows or is hidden: on a phone the tables reflow, every column's content shown
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#dashboard).
 func TestBrowserDashboardTablesFitAPhone(t *testing.T) {
 	t.Parallel()
 	shots := newScreenshots(t)

@@ -425,12 +425,12 @@ func TestHTTPSEndpointWithTrustedCertificate(t *testing.T) {
 	}
 }
 
-// TestDeliveryIsJournaledBeforeTheReceiverGetsIt: a receiver that reads
-// the deliveries journal on getting an event, before it answers, finds the
-// attempt there, pending, through Server.Deliveries and through GET
-// /mock/deliveries alike; once it has answered, the same entry is
-// delivered. Journaling the attempt only after the answer made such a
-// receiver miss it (docs/mockserver.md, "Webhook delivery").
+// TestDeliveryIsJournaledBeforeTheReceiverGetsIt: a receiver that reads the
+// deliveries journal on getting an event, before it answers, finds the attempt
+// there, pending, through Server.Deliveries and through GET /mock/deliveries
+// alike; once it has answered, the same entry is delivered. Journaling the
+// attempt only after the answer made such a receiver miss it
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#webhook-delivery).
 func TestDeliveryIsJournaledBeforeTheReceiverGetsIt(t *testing.T) {
 	t.Parallel()
 	s := whServer(t)

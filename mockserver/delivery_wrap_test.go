@@ -8,10 +8,10 @@ import (
 
 // TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight holds one delivery
 // attempt in flight at a receiver while other deliveries come round a
-// deliveries journal of two entries, so that the attempt's pending entry
-// is overwritten; once released, the attempt's outcome must be in the
-// journal, in Go and over HTTP, as the newest entry (docs/mockserver.md,
-// "Webhook delivery").
+// deliveries journal of two entries, so that the attempt's pending entry is
+// overwritten; once released, the attempt's outcome must be in the journal, in
+// Go and over HTTP, as the newest entry
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#webhook-delivery).
 func TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight(t *testing.T) {
 	t.Parallel()
 	s := whServer(t, WithJournalSize(2))

@@ -20,7 +20,7 @@
 //
 //   - Auth: the API Keys Grant token endpoint; tokens expire after 10
 //     minutes of mock time, and each service takes its token where the
-//     platform does (docs/platform.md, "Authentication").
+//     platform does (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 //   - Forms: forms and versions (DRAFT, ACTIVE, ARCHIVED), prefilled
 //     requests, public pages that validate and store submissions, answers
 //     and files; each submission creates and activates a case file.
@@ -69,8 +69,8 @@
 //
 // # Who may drive it
 //
-// The control API has no token, so the mock keeps it to the people who run
-// it (docs/mockserver.md, "Who may drive the control API"):
+// The control API has no token, so the mock keeps it to the people who run it
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#who-may-drive-the-control-api):
 //
 //   - A state-changing request (not GET, HEAD or OPTIONS) to the control
 //     API or the dashboard's forms with an Origin, or without one a
@@ -90,11 +90,12 @@
 // # What it does not do
 //
 // It keeps everything in memory, bounded: per-account Limits (WithLimits)
-// answer 507 when a run outgrows them, a status the platform never sends;
-// POST /mock/reset empties it. It signs nothing for real: signatures are
-// drawn into the PDFs. It does not imitate the platform's other services,
-// its rate limits beyond the queue status check, or its exact error texts.
-// Where the platform's own clients disagree, docs/platform.md says which
+// answer 507 when a run outgrows them, a status the platform never sends; POST
+// /mock/reset empties it. It signs nothing for real: signatures are drawn into
+// the PDFs. It does not imitate the platform's other services, its rate limits
+// beyond the queue status check, or its exact error texts. Where the platform's
+// own clients disagree,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md says which
 // one the mock follows. Notes for people changing the mock are in
-// docs/mockserver.md.
+// https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md.
 package mockserver

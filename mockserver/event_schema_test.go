@@ -14,11 +14,11 @@ import (
 )
 
 // TestDeliveredEventsMatchTheirSchemas drives the simulation through every
-// event type it emits and checks each body a receiver got, and each entry
-// of GET /mock/events, against the schema the OpenAPI description gives
-// that type (and against EventBody): a payload that changes shape for one
-// type, or an event type without its schema, fails here
-// (docs/mockserver.md, "OpenAPI description").
+// event type it emits and checks each body a receiver got, and each entry of
+// GET /mock/events, against the schema the OpenAPI description gives that type
+// (and against EventBody): a payload that changes shape for one type, or an
+// event type without its schema, fails here
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
 func TestDeliveredEventsMatchTheirSchemas(t *testing.T) {
 	t.Parallel()
 	s, rc := emitEveryEvent(t)

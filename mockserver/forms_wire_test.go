@@ -7,10 +7,11 @@ import (
 	"testing"
 )
 
-// jobApplication is the vendor's multi-entry example (docs/platform.md,
-// "Forms"): a multi-entry field (phone_numbers, up to 3 values) and a
-// multi-entry section (previous-employment, up to maxJobs instances), plus
-// a section without slug and an HTML field without name.
+// jobApplication is the vendor's multi-entry example
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1):
+// a multi-entry field (phone_numbers, up to 3 values) and a multi-entry section
+// (previous-employment, up to maxJobs instances), plus a section without slug
+// and an HTML field without name.
 func jobApplication(maxJobs int) map[string]any {
 	return map[string]any{
 		"name": "Job Application", "language": "EN", "description": "Apply here.",

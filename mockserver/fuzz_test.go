@@ -17,9 +17,9 @@ import (
 // fuzzBoundary is the multipart boundary of FuzzSendCreate's bodies.
 const fuzzBoundary = "fuzzboundary"
 
-// FuzzCreateForm posts arbitrary bytes as a form definition: never 5xx, and
-// a form is stored exactly when the answer is 201 (create answers 201,
-// docs/platform.md "Forms").
+// FuzzCreateForm posts arbitrary bytes as a form definition: never 5xx, and a
+// form is stored exactly when the answer is 201 (create answers 201,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 func FuzzCreateForm(f *testing.F) {
 	s := newManual(f, fuzzLimits)
 	tok := login(f, s, s.DefaultCredentials())
@@ -38,7 +38,8 @@ func FuzzCreateForm(f *testing.F) {
 
 // FuzzPrefill posts arbitrary bytes as a v1 prefilled request of an ACTIVE
 // form: never 5xx, and a request is stored exactly when the answer is 200
-// (prefill answers 200, docs/platform.md "Forms").
+// (prefill answers 200,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 func FuzzPrefill(f *testing.F) {
 	s := newManual(f, fuzzLimits)
 	tok := login(f, s, s.DefaultCredentials())

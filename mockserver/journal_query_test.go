@@ -7,10 +7,10 @@ import (
 )
 
 // TestJournalQueryParameters: the journals under /mock/ take the query
-// parameters their description lists and refuse any other with a 400 that
-// names it, rather than list everything as if no filter had been given;
-// a value that does not parse is a 400 naming the parameter too
-// (docs/mockserver.md, "Journals").
+// parameters their description lists and refuse any other with a 400 that names
+// it, rather than list everything as if no filter had been given; a value that
+// does not parse is a 400 naming the parameter too
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#journals).
 func TestJournalQueryParameters(t *testing.T) {
 	t.Parallel()
 	s := newManual(t)

@@ -2,11 +2,12 @@ package mockserver
 
 import "github.com/signkit/signkit-go/mockserver/internal/quota"
 
-// Limits bounds what the mock stores per account (customer), so that a long
-// CI run cannot grow it without end. Over a limit the service answers 507
-// with a JSON error that names the limit and the option that raises it, and
-// stores nothing of the request (docs/mockserver.md, "Limits"). The platform
-// has no such answer: it is the mock's own.
+// Limits bounds what the mock stores per account (customer), so that a long CI
+// run cannot grow it without end. Over a limit the service answers 507 with a
+// JSON error that names the limit and the option that raises it, and stores
+// nothing of the request
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#limits).
+// The platform has no such answer: it is the mock's own.
 type Limits struct {
 	// Forms a customer may hold, in any state.
 	Forms int

@@ -78,13 +78,13 @@ func WithJobDelay(d time.Duration) Option {
 	return func(c *config) { c.JobDelay, c.jobDelaySet = max(d, 0), true }
 }
 
-// WithJobRetention makes the server forget a Send job d of mock time after
-// it ended (completed, failed or aborted as a duplicate), as the platform
-// does: its status check then answers 404 {"message":"Job not found"},
-// which casefiles.Status and Wait report as an error matching
-// signkit.ErrNotFound. With a manual clock, Advance past d. The default, 0
-// or less, keeps jobs until Reset. Duplicate detection does not depend on
-// it (docs/mockserver.md, "Job retention").
+// WithJobRetention makes the server forget a Send job d of mock time after it
+// ended (completed, failed or aborted as a duplicate), as the platform does:
+// its status check then answers 404 {"message":"Job not found"}, which
+// casefiles.Status and Wait report as an error matching signkit.ErrNotFound.
+// With a manual clock, Advance past d. The default, 0 or less, keeps jobs until
+// Reset. Duplicate detection does not depend on it
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#job-retention).
 func WithJobRetention(d time.Duration) Option {
 	return func(c *config) { c.JobRetention = max(d, 0) }
 }
@@ -155,11 +155,11 @@ func WithMaxUploadBytes(n int64) Option {
 }
 
 // WithMaxDocuments bounds the documents of one Send create request, on the
-// multipart route (files parts, and documents its data part names) and on
-// both JSON routes. The request past the bound is answered 400, the Send
-// service's refusal, naming it; the JSON routes stop reading at the
-// document past it and nothing is kept on disk. Values below 1 keep
-// DefaultMaxDocuments (1,000; docs/platform.md, "Send").
+// multipart route (files parts, and documents its data part names) and on both
+// JSON routes. The request past the bound is answered 400, the Send service's
+// refusal, naming it; the JSON routes stop reading at the document past it and
+// nothing is kept on disk. Values below 1 keep DefaultMaxDocuments (1,000;
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 func WithMaxDocuments(n int) Option {
 	return func(c *config) { setPositive(&c.MaxDocuments, n) }
 }

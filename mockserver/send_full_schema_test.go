@@ -13,14 +13,16 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// The Send create routes under the base URL (docs/platform.md, "Send").
+// The Send create routes under the base URL
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 var sendCreateRoutes = []string{
 	"/send" + sendCreatePath,
 	"/send/api/v1/casefiles/json/20251022/create-production-base64",
 	"/send/api/v1/casefiles/json/20251022/create-sandbox-base64",
 }
 
-// fullCaseFile is a case file with every field docs/platform.md lists for
+// fullCaseFile is a case file with every field
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md lists for
 // the Send create routes ("Send": caseFile fields), its times given by at:
 // sendAt, expireAt, and each signer's activeAt and expireAt.
 func fullCaseFile(title string, at func(time.Duration) any) map[string]any {

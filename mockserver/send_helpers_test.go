@@ -96,7 +96,8 @@ func sndSendCreate(t testing.TB, s *Server, req *http.Request) (int, []byte, snd
 	return st, b, j
 }
 
-// The states of a job in the queue status answer (docs/platform.md,
+// The states of a job in the queue status answer
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
 // "Queue status").
 const (
 	jobPending   = "pending"

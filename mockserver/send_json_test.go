@@ -14,8 +14,8 @@ import (
 	"time"
 )
 
-// sendJSONPath is the JSON create route under {Send} (docs/platform.md,
-// "Send").
+// sendJSONPath is the JSON create route under {Send}
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const sendJSONPath = "/api/v1/casefiles/json/20251022/create-production-base64"
 
 // sndJSONCreate posts body to the JSON create route with the given

@@ -29,12 +29,14 @@ func sndJSONCreateAt(t testing.TB, s *Server, tok, path string, body []byte) (in
 	return do(t, s, r, nil)
 }
 
-// Keys are read exactly, as the platform's schema names them, on both
-// JSON routes: a case variant of a known key or a key given twice is the
-// Send 400 naming it (docs/platform.md, "Send"). Before, the scanner read
-// caseFile, documents and pdf exactly and encoding/json read every key
-// without regard to case: a PascalCase body was accepted with no document,
-// and documents beside Documents with one document of three.
+// Keys are read exactly, as the platform's schema names them, on both JSON
+// routes: a case variant of a known key or a key given twice is the Send 400
+// naming it
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+// Before, the scanner read caseFile, documents and pdf exactly and
+// encoding/json read every key without regard to case: a PascalCase body was
+// accepted with no document, and documents beside Documents with one document
+// of three.
 func TestSendJSONKeysAreExact(t *testing.T) {
 	t.Parallel()
 	s, tok, _ := sndServer(t)
@@ -127,9 +129,10 @@ func TestSendMultipartKeysAreExact(t *testing.T) {
 	}
 }
 
-// Keys the platform's schema does not name, and that are no case variant
-// of one it names, stay accepted and unread: the vendor's schemas do not
-// close their objects (docs/platform.md, "Send").
+// Keys the platform's schema does not name, and that are no case variant of one
+// it names, stay accepted and unread: the vendor's schemas do not close their
+// objects
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 func TestSendUnknownKeysStayAccepted(t *testing.T) {
 	t.Parallel()
 	s, tok, file := sndServer(t)

@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// sendSandboxJSONPath is the sandbox connector's JSON create route under
-// {Send} (docs/platform.md, "Send").
+// sendSandboxJSONPath is the sandbox connector's JSON create route under {Send}
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const sendSandboxJSONPath = "/api/v1/casefiles/json/20251022/create-sandbox-base64"
 
 // sndPost posts body to a route under {Send} with the token in

@@ -24,9 +24,10 @@ type sndRule struct {
 	field, msg string
 }
 
-// sndRules are the validation rules of the Send API: the vendor's
-// constraints on every field (docs/platform.md, "Send") and the mock's own
-// checks of the files.
+// sndRules are the validation rules of the Send API: the vendor's constraints
+// on every field
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1)
+// and the mock's own checks of the files.
 func sndRules(t *testing.T) []sndRule {
 	pdf := SamplePDF("x")
 	with := func(edit func(cf map[string]any)) map[string]any {
@@ -150,7 +151,8 @@ func TestSendValidation(t *testing.T) {
 			if err := json.Unmarshal(b, &e); err != nil {
 				t.Fatal(err)
 			}
-			// The platform's answer (docs/platform.md, "Send").
+			// The platform's answer
+			// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 			if e.Error != "Bad Request" || e.StatusCode != http.StatusBadRequest || e.Message == "" {
 				t.Fatalf("not the platform's 400 body: %s", b)
 			}

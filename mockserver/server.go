@@ -35,7 +35,7 @@ func New(opts ...Option) *Server {
 	}
 	cfg.Limits = cfg.limits.resolve()
 	if cfg.ManualClock && !cfg.jobDelaySet {
-		cfg.JobDelay = 0 // docs/mockserver.md, "Time"
+		cfg.JobDelay = 0 // https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#time
 	}
 	return &Server{cfg: cfg, core: app.New(cfg.Config)}
 }

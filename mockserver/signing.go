@@ -50,11 +50,12 @@ func (s *Server) SetCaseFileExpiry(caseFileID int64, at time.Time) error {
 
 // AnonymizeCaseFile anonymizes a finished case file (completed, rejected,
 // expired or failed), as the platform does after its retention period: the
-// status becomes 8 (anonymized), the names, emails and identity numbers of
-// its signers and CC recipients are blanked and its signing links stop
-// working; documents stay. An unknown case file matches
-// signkit.ErrNotFound, one that is not finished signkit.ErrConflict
-// (docs/platform.md, "Case file status").
+// status becomes 8 (anonymized), the names, emails and identity numbers of its
+// signers and CC recipients are blanked and its signing links stop working;
+// documents stay. An unknown case file matches signkit.ErrNotFound, one that is
+// not finished signkit.ErrConflict
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Case file status").
 func (s *Server) AnonymizeCaseFile(caseFileID int64) error {
 	return s.controlError(s.core.Signing.Control.AnonymizeCaseFile(caseFileID),
 		http.MethodPost, fmt.Sprintf("/mock/casefiles/%d/anonymize", caseFileID))

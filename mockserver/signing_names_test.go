@@ -5,9 +5,10 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
 )
 
-// The names of the signing service that the tests use, from package
-// signing; statuses and event types are the platform's wire values
-// (docs/platform.md, "Case file status", "Signer status", "Events").
+// The names of the signing service that the tests use, from package signing;
+// statuses and event types are the platform's wire values
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Case file status", "Signer status", "Events").
 type (
 	caseFile      = signing.CaseFile
 	caseFileJSON  = signing.CaseFileJSON

@@ -10,15 +10,15 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/traffic"
 )
 
-// stackBudget is the most stack, in bytes, that the mock's handler chain
-// may use between the listener's handler and its ResponseWriter on the way
-// of a public form page. net/http's own frames around a handler (the
-// connection's loop below, the header write above) leave a handler about
-// 1.5 KiB of a connection goroutine's 8 KiB stack; a chain deeper than that
-// makes every request after a garbage collection copy its stack to a new
-// one twice the size (docs/mockserver.md, "Stack depth"). The race
-// detector's instrumented frames are about 1.5 times as large, and so is
-// its budget.
+// stackBudget is the most stack, in bytes, that the mock's handler chain may
+// use between the listener's handler and its ResponseWriter on the way of a
+// public form page. net/http's own frames around a handler (the connection's
+// loop below, the header write above) leave a handler about 1.5 KiB of a
+// connection goroutine's 8 KiB stack; a chain deeper than that makes every
+// request after a garbage collection copy its stack to a new one twice the size
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#stack-depth).
+// The race detector's instrumented frames are about 1.5 times as large, and so
+// is its budget.
 func stackBudget() uintptr {
 	if raceDetector {
 		return 1650

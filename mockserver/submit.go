@@ -20,10 +20,10 @@ type FormSubmission struct {
 	// RequestID, when set, submits the page of a prefilled request
 	// (forms.PrefillLink.RequestID) instead of the form's public page.
 	RequestID string
-	// Values are the page's inputs by name: a field's name; in a
-	// multi-entry section "<field>[i]" for instance i (from 0); for a
-	// multi-entry field "<field>[]", with one value per entry
-	// (docs/platform.md, "Forms").
+	// Values are the page's inputs by name: a field's name; in a multi-entry
+	// section "<field>[i]" for instance i (from 0); for a multi-entry field
+	// "<field>[]", with one value per entry
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 	Values url.Values
 	// Files are the files of FILE fields.
 	Files []FormFile

@@ -12,9 +12,9 @@ import (
 	"github.com/signkit/signkit-go/webhooks"
 )
 
-// What a test reads of the mock without the control API's HTTP: the emails
-// it "sent", its event log and its request journal, and a verifier on its
-// clock (docs/mockserver.md, "The Go test API").
+// What a test reads of the mock without the control API's HTTP: the emails it
+// "sent", its event log and its request journal, and a verifier on its clock
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#the-go-test-api).
 
 // Email is an email the mock "sent" (GET /mock/emails): signing requests,
 // reminders, completion copies and the emails that tell a customer a

@@ -8,8 +8,9 @@ import (
 )
 
 // TestBrowserPublicFormUnknownType: a field of a type the mock does not know (a
-// personal id of the vendor's form builder, docs/platform.md "Forms") is a
-// text input a person types into; the answer comes back as text with its
+// personal id of the vendor's form builder,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1)
+// is a text input a person types into; the answer comes back as text with its
 // type.
 func TestBrowserPublicFormUnknownType(t *testing.T) {
 	t.Parallel()

@@ -6,16 +6,16 @@ import (
 	"strings"
 )
 
-// ErrHeaderMismatch: the signature is valid but the event headers do not
-// agree with the body, or are not well formed: X-Event-Id is not 1 to
+// ErrHeaderMismatch: the signature is valid but the event headers do not agree
+// with the body, or are not well formed: X-Event-Id is not 1 to
 // MaxEventIDLength printable ASCII characters without a "." (a UUID, as the
-// mock sends, is one; the platform promises only a unique id), X-Event-Type
-// is neither a known type nor of their form (lowercase.segments.camelCase),
-// or its last two segments are not the body's topic and eventType (a topic
-// or eventType that is absent or not a JSON string is not them). The
-// signed string joins header values with ".", so a dot inside the id is
-// what would let the boundary between id and type move; only this check
-// ties each value to its place (docs/webhooks.md).
+// mock sends, is one; the platform promises only a unique id), X-Event-Type is
+// neither a known type nor of their form (lowercase.segments.camelCase), or its
+// last two segments are not the body's topic and eventType (a topic or
+// eventType that is absent or not a JSON string is not them). The signed string
+// joins header values with ".", so a dot inside the id is what would let the
+// boundary between id and type move; only this check ties each value to its
+// place (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md).
 var ErrHeaderMismatch = errors.New("webhooks: event headers do not match the body")
 
 // checkBinding checks that the id and type headers of ev are well formed and

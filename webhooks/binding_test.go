@@ -18,8 +18,10 @@ import (
 	"github.com/signkit/signkit-go/webhooks"
 )
 
-// The attacks of docs/webhooks.md, each correctly signed: every one is
-// rejected with its documented error, and the vector still verifies.
+// The attacks of
+// https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md, each
+// correctly signed: every one is rejected with its documented error, and the
+// vector still verifies.
 func TestVerifyRejectsSignedAttacks(t *testing.T) {
 	t.Parallel()
 	truncated := vecBody[:len(vecBody)-1]

@@ -23,10 +23,11 @@ type deliveryFixture struct {
 	Payload json.RawMessage `json:"payload"`
 }
 
-// TestVerifyEveryEventType verifies one delivery of each of the 17 event
-// types, written in the shapes the platform documents (docs/platform.md,
-// "Delivery to the integrator"), and checks every field an Event carries
-// against an independent decoding of the same body.
+// TestVerifyEveryEventType verifies one delivery of each of the 17 event types,
+// written in the shapes the platform documents
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#delivery-to-the-integrator),
+// and checks every field an Event carries against an independent decoding of
+// the same body.
 func TestVerifyEveryEventType(t *testing.T) {
 	t.Parallel()
 	const secret = "fixture-secret"

@@ -35,50 +35,51 @@
 // headers are good is never refused for the types of its members. Ids and
 // statuses (payload.id, payload.status, payload.caseFile.id,
 // payload.caseFile.status) are read from JSON numbers or numeric strings
-// ("531"); a member that cannot be read ("status": {"x":1}, "eventTime":
-// 42, a date in an unknown zone) is left zero, fn gets the event with the
-// rest, Event.Raw holds the whole body, and the Verifier's logger names the
-// unreadable members at warn level. docs/webhooks.md, "Liberal payloads",
+// ("531"); a member that cannot be read ("status": {"x":1}, "eventTime": 42, a
+// date in an unknown zone) is left zero, fn gets the event with the rest,
+// Event.Raw holds the whole body, and the Verifier's logger names the
+// unreadable members at warn level.
+// https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#liberal-payloads,
 // lists the rule member by member.
 //
 // Two handlers. Handler, the simple default, answers 2xx only once fn has
-// succeeded; when fn fails or panics it answers 500 and releases the claim,
-// so the platform's retry is processed. A duplicate is answered 200 only
-// once its event is finished: one whose first delivery's fn still runs is
-// answered 409, and re-sent by the platform, with a DedupStore that is a
-// Completer (both of this module's are). AsyncHandler answers 202 once the
-// event is stored in a queue.Queue (package webhooks/queue) and processes it
-// in a pool of workers: success acknowledges the entry, an error or a panic
-// is retried with backoff, and after WithMaxAttempts failures the event
-// moves to the queue's dead-letter list, read and replayed with the queue's
-// DeadLetters and Replay (queue.DeadLetterList). With a queue whose
-// hand-outs are leases, each entry is touched on a heartbeat for the whole
-// of its handling; a lost claim (queue.ErrClaimLost) stops it, and so does
-// a lease that ran out without a successful touch: no further run of fn
-// starts. Its Shutdown waits for the workers; when its ctx ends first, it
-// cancels fn's context and waits a grace (WithShutdownGrace, default 1 s)
-// for the runs under way. It then returns the events a memory queue could
-// not finish, those whose fn returned without success within the grace
-// included, with an error matching ErrHandedBack: read them whatever the
-// error. Runs still under way are named in a *ShutdownError and never
-// handed back. When the base context (WithBaseContext) ends, the handler
-// answers 503 and keeps what it holds for Shutdown. With a queue whose
+// succeeded; when fn fails or panics it answers 500 and releases the claim, so
+// the platform's retry is processed. A duplicate is answered 200 only once its
+// event is finished: one whose first delivery's fn still runs is answered 409,
+// and re-sent by the platform, with a DedupStore that is a Completer (both of
+// this module's are). AsyncHandler answers 202 once the event is stored in a
+// queue.Queue (package webhooks/queue) and processes it in a pool of workers:
+// success acknowledges the entry, an error or a panic is retried with backoff,
+// and after WithMaxAttempts failures the event moves to the queue's dead-letter
+// list, read and replayed with the queue's DeadLetters and Replay
+// (queue.DeadLetterList). With a queue whose hand-outs are leases, each entry
+// is touched on a heartbeat for the whole of its handling; a lost claim
+// (queue.ErrClaimLost) stops it, and so does a lease that ran out without a
+// successful touch: no further run of fn starts. Its Shutdown waits for the
+// workers; when its ctx ends first, it cancels fn's context and waits a grace
+// (WithShutdownGrace, default 1 s) for the runs under way. It then returns the
+// events a memory queue could not finish, those whose fn returned without
+// success within the grace included, with an error matching ErrHandedBack: read
+// them whatever the error. Runs still under way are named in a *ShutdownError
+// and never handed back. When the base context (WithBaseContext) ends, the
+// handler answers 503 and keeps what it holds for Shutdown. With a queue whose
 // Enqueue is idempotent for at least the claim's ttl (queue.Idempotent, as
-// webhooks/redisqueue's is), AsyncHandler claims no event id: the enqueue
-// is the dedup. What the 202
-// is worth is the queue's durability: webhooks/redisqueue (a Redis stream
-// shared by a fleet of receivers) survives a crash of the receiver, and
-// with a persistent Redis a crash of Redis; queue.NewMemory, an explicit
-// opt-in, does not. Receivers on several machines share their claims
-// through webhooks/redisdedup. docs/webhooks.md describes the design and,
-// in "What a 2xx guarantees", what each queue survives and which tests
-// show it.
+// webhooks/redisqueue's is), AsyncHandler claims no event id: the enqueue is
+// the dedup. What the 202 is worth is the queue's durability:
+// webhooks/redisqueue (a Redis stream shared by a fleet of receivers) survives
+// a crash of the receiver, and with a persistent Redis a crash of Redis;
+// queue.NewMemory, an explicit opt-in, does not. Receivers on several machines
+// share their claims through webhooks/redisdedup.
+// https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md describes
+// the design and, in "What a 2xx guarantees", what each queue survives and
+// which tests show it.
 //
 // A Subscription and a *Verifier print and log their secret as [redacted]
-// (every fmt verb, slog's handlers); a Subscription's JSON encoding keeps
-// it, since you store it. CreateSubscription is re-sent after a lost answer:
-// a re-sent copy that meets the platform's 409 for the same endpoint returns
-// the subscription that exists (docs/retries.md).
+// (every fmt verb, slog's handlers); a Subscription's JSON encoding keeps it,
+// since you store it. CreateSubscription is re-sent after a lost answer: a
+// re-sent copy that meets the platform's 409 for the same endpoint returns the
+// subscription that exists
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md).
 //
 // Sign computes the header value the platform sends; it serves tests and
 // senders.

@@ -146,16 +146,17 @@ type Event struct {
 	// and ParseEvent do not copy it: it shares memory with the body passed
 	// in.
 	Raw json.RawMessage
-	// Handouts is set for the fn of an AsyncHandler: how many times the
-	// queue has handed this event's entry out, this time included. It
-	// counts hand-outs by the queue, not calls of fn: fn is called up to
+	// Handouts is set for the fn of an AsyncHandler: how many times the queue
+	// has handed this event's entry out, this time included. It counts
+	// hand-outs by the queue, not calls of fn: fn is called up to
 	// WithMaxAttempts times within one hand-out, and a hand-out whose reply
-	// Redis lost on the network counts without a call. More than 1 means
-	// the entry was taken over from a receiver that stopped, or was cut
-	// off from its queue, without finishing it, so fn may already have run
-	// for this event: an fn whose effect must not happen twice checks its
-	// own records first when Handouts > 1 (docs/webhooks.md, "What a 2xx
-	// guarantees"). Zero outside AsyncHandler.
+	// Redis lost on the network counts without a call. More than 1 means the
+	// entry was taken over from a receiver that stopped, or was cut off from
+	// its queue, without finishing it, so fn may already have run for this
+	// event: an fn whose effect must not happen twice checks its own records
+	// first when Handouts > 1
+	// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#what-a-2xx-guarantees).
+	// Zero outside AsyncHandler.
 	Handouts int
 }
 

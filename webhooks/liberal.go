@@ -9,9 +9,9 @@ import (
 )
 
 // unreadable is the set of an event body's members that could not be read
-// (docs/webhooks.md, "Liberal payloads"): each is left zero in the Event,
-// and the Verifier logs their names. One bit per member, so that the
-// decoder records them without allocating.
+// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#liberal-payloads):
+// each is left zero in the Event, and the Verifier logs their names. One bit
+// per member, so that the decoder records them without allocating.
 type unreadable uint16
 
 // The members an Event is read from, in the order their names are logged.

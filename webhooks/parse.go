@@ -9,15 +9,16 @@ import (
 	"time"
 )
 
-// oneEvent is the JSON shape of an event body (docs/webhooks.md) decoded
-// in one pass: the payload fields of the known topics share one struct (a
-// case file's id and status, a signer's id and caseFile, a test event's
-// message), since the topic may follow the payload in the body. Values, not
-// pointers, so that decoding allocates little: a payload or caseFile that
-// decodes to zero (absent, null, empty or all zeros, which these values
-// cannot tell apart) goes to the two-step decoding, which can, and so does
-// any member of another JSON type than these fields' (a numeric string, a
-// payload of another topic's shape, a member the liberal rule leaves zero).
+// oneEvent is the JSON shape of an event body
+// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md) decoded in
+// one pass: the payload fields of the known topics share one struct (a case
+// file's id and status, a signer's id and caseFile, a test event's message),
+// since the topic may follow the payload in the body. Values, not pointers, so
+// that decoding allocates little: a payload or caseFile that decodes to zero
+// (absent, null, empty or all zeros, which these values cannot tell apart) goes
+// to the two-step decoding, which can, and so does any member of another JSON
+// type than these fields' (a numeric string, a payload of another topic's
+// shape, a member the liberal rule leaves zero).
 type oneEvent struct {
 	Topic     string     `json:"topic"`
 	EventType string     `json:"eventType"`

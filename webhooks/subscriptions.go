@@ -17,8 +17,9 @@ import (
 // Client manages the account's webhook subscriptions. Get it as the
 // Webhooks field of a signkit.Client; it is safe for concurrent use.
 //
-// signkit.NewClient is the only way to make one: a Client is defined over
-// the SDK's internal connection (docs/architecture.md, "One way in").
+// signkit.NewClient is the only way to make one: a Client is defined over the
+// SDK's internal connection
+// (https://github.com/signkit/signkit-go/blob/main/docs/architecture.md#one-way-in).
 type Client transport.Service
 
 // t answers the transport the client's requests go through.
@@ -48,10 +49,11 @@ type SubscriptionRequest struct {
 }
 
 // Validate checks r before it is sent and reports every problem in one
-// *signkit.ValidationError: the endpoint is an absolute https URL (or http on
-// a loopback host), and there is at least one event type, none empty or
-// listed twice. It checks the list's structure only: whether each type
-// exists is the service's to answer (docs/webhooks.md, "Subscriptions").
+// *signkit.ValidationError: the endpoint is an absolute https URL (or http on a
+// loopback host), and there is at least one event type, none empty or listed
+// twice. It checks the list's structure only: whether each type exists is the
+// service's to answer
+// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#subscriptions).
 func (r *SubscriptionRequest) Validate() error { return r.validate(false) }
 
 // validate checks r; with partial, an unset endpoint or event type list is
@@ -147,14 +149,15 @@ func (c *Client) url(segments ...string) string {
 // *signkit.Error matching signkit.ErrConflict, as is a second subscription
 // for the same endpoint.
 //
-// That refusal makes the create safe to re-send, and the SDK does so after
-// a 429, 502, 503, 504 or a lost connection (docs/retries.md): the first
-// copy may have been created before its answer was lost. When a re-sent
-// copy meets the 409, CreateSubscription looks for the subscription to
-// r's endpoint with r's event types (ListSubscriptions) and returns it. A
-// 409 to a create that was sent once stays an error. When every attempt
-// failed, the error matches signkit.ErrOutcomeUnknown (502, 503, 504, a
-// lost connection) or signkit.ErrRateLimited (429).
+// That refusal makes the create safe to re-send, and the SDK does so after a
+// 429, 502, 503, 504 or a lost connection
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md): the first
+// copy may have been created before its answer was lost. When a re-sent copy
+// meets the 409, CreateSubscription looks for the subscription to r's endpoint
+// with r's event types (ListSubscriptions) and returns it. A 409 to a create
+// that was sent once stays an error. When every attempt failed, the error
+// matches signkit.ErrOutcomeUnknown (502, 503, 504, a lost connection) or
+// signkit.ErrRateLimited (429).
 func (c *Client) CreateSubscription(ctx context.Context, r *SubscriptionRequest) (*Subscription, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
@@ -250,10 +253,10 @@ func (c *Client) DeleteSubscription(ctx context.Context, id string) error {
 		Header: charset(), GoneIsDone: true}, nil)
 }
 
-// SendTestEvent asks the service to send a webhook.subscription.test event
-// to every active subscription of the customer that lists that type. The
-// body is the empty JSON object the service expects (see docs/platform.md,
-// "Webhook service").
+// SendTestEvent asks the service to send a webhook.subscription.test event to
+// every active subscription of the customer that lists that type. The body is
+// the empty JSON object the service expects (see
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#webhook-service--webhookapiv1subscriptions).
 func (c *Client) SendTestEvent(ctx context.Context) error {
 	return c.t().Do(ctx, &transport.Request{Method: http.MethodPost, URL: c.url("test"), Auth: transport.Bearer,
 		JSON: struct{}{}, Header: charset()}, nil)

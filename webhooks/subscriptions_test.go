@@ -207,10 +207,11 @@ func TestSubscriptionSecretIsNotPrinted(t *testing.T) {
 }
 
 // TestCreateSubscriptionResolvesItsOwnConflict: a create re-sent after an
-// answer that left its outcome in doubt and then refused with 409 returns
-// the subscription its first copy made (docs/retries.md); a 409 to a create
-// sent once, or a 409 with no subscription that matches the request, stays
-// an error.
+// answer that left its outcome in doubt and then refused with 409 returns the
+// subscription its first copy made
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md); a 409 to a
+// create sent once, or a 409 with no subscription that matches the request,
+// stays an error.
 func TestCreateSubscriptionResolvesItsOwnConflict(t *testing.T) {
 	other := `{"id":"other","customerId":42,"isActive":true,"secret":"s2","endpoint":"https://example.com/hook","eventTypes":["sign.signer.signed"]}`
 	tests := []struct {

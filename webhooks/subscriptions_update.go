@@ -13,7 +13,8 @@ import (
 
 // replaceBody is the body of PUT /api/v1/subscriptions/{id}. The service
 // replaces the whole subscription and clears what the body omits, so every
-// field is always sent (see docs/platform.md, "Webhook service").
+// field is always sent (see
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#webhook-service--webhookapiv1subscriptions).
 type replaceBody struct {
 	Endpoint   string      `json:"endpoint"`
 	EventTypes []EventType `json:"eventTypes"`

@@ -31,11 +31,11 @@ var (
 	// ErrDuplicateEvent: the event id was already claimed, by an earlier
 	// delivery that was processed or is being processed.
 	ErrDuplicateEvent = errors.New("webhooks: duplicate event")
-	// ErrInvalidPayload: the signature is valid but the body is not exactly
-	// one whole JSON object: malformed or truncated JSON, anything after the
+	// ErrInvalidPayload: the signature is valid but the body is not exactly one
+	// whole JSON object: malformed or truncated JSON, anything after the
 	// object, or another JSON value (an array, a string, null). Members of
 	// unexpected types are not refused: they are left zero and logged
-	// (docs/webhooks.md, "Liberal payloads").
+	// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#liberal-payloads).
 	ErrInvalidPayload = errors.New("webhooks: invalid event payload")
 )
 
@@ -152,13 +152,14 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 // claims in the DedupStore for twice the tolerance (ErrDuplicateEvent). A
 // store failure is returned wrapped and matches none of these errors.
 //
-// The body's members are read liberally (docs/webhooks.md, "Liberal
-// payloads"): ids and statuses from JSON numbers or numeric strings ("531");
-// a member that cannot be read (a status that is an object, an eventTime
-// that is a number or names an unknown zone) is left zero in the Event, and
-// the members' names, never their values, are logged at warn level
-// (WithLogger). Only topic and eventType are bound: one that is not a
-// string does not name X-Event-Type's topic and event (ErrHeaderMismatch).
+// The body's members are read liberally
+// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#liberal-payloads):
+// ids and statuses from JSON numbers or numeric strings ("531"); a member that
+// cannot be read (a status that is an object, an eventTime that is a number or
+// names an unknown zone) is left zero in the Event, and the members' names,
+// never their values, are logged at warn level (WithLogger). Only topic and
+// eventType are bound: one that is not a string does not name X-Event-Type's
+// topic and event (ErrHeaderMismatch).
 //
 // A caller that fails to process the event must call Release, so that the
 // platform's retry is accepted. The returned Event's Raw shares memory with

@@ -127,7 +127,8 @@ func TestVerifyClaimsLastForTwiceTheTolerance(t *testing.T) {
 }
 
 // A refused body keeps no claim on its event id. A numeric topic or a body
-// without one is no payload error (docs/webhooks.md, "Liberal payloads"),
+// without one is no payload error
+// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#liberal-payloads),
 // but it does not name the topic of X-Event-Type: a header mismatch.
 func TestVerifyInvalidPayloadKeepsNoClaim(t *testing.T) {
 	t.Parallel()

@@ -13,7 +13,7 @@
 //
 //	signkit-mock -addr 0.0.0.0:8765 -allow-host mock,mock.internal
 //
-// (docs/mockserver.md, "Who may drive the control API").
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#who-may-drive-the-control-api).
 //
 // The trigger subcommand, like stripe trigger, sends one correctly signed
 // webhook event of any of the platform's 17 types, with a sample payload,

@@ -142,7 +142,8 @@ func TestBinarySigningRequests(t *testing.T) {
 		!strings.HasPrefix(link[0], base+"/public/sign/") {
 		t.Errorf("link: %d %s (the email links %s)", st, b, last.SigningLink)
 	}
-	// Both vendor SDKs GET the link (docs/platform.md, "Signing requests").
+	// Both vendor SDKs GET the link
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-requests--signapiv1signingrequestsid).
 	if st, b := call(t, "PATCH", url+"/link", tok.AccessToken, nil); st != http.StatusMethodNotAllowed {
 		t.Errorf("PATCH of the link: %d %s", st, b)
 	}

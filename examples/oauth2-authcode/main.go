@@ -48,7 +48,9 @@ import (
 	signkit "github.com/signkit/signkit-go"
 )
 
-// scope is the scope asked for (README.md here says where it comes from).
+// scope is the scope asked for
+// (https://github.com/signkit/signkit-go/blob/main/examples/oauth2-authcode/README.md
+// here says where it comes from).
 const scope = "full_access"
 
 func main() {

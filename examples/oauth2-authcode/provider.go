@@ -18,16 +18,18 @@ import (
 // so that Token never answers one about to lapse mid-request.
 const earlyExpiry = time.Minute
 
-// defaultLifetime is how long an access token is taken to live when the
-// token endpoint's answer says neither expires_in nor
-// access_token_expires_at: the platform's ten minutes (docs/platform.md,
-// "Authentication").
+// defaultLifetime is how long an access token is taken to live when the token
+// endpoint's answer says neither expires_in nor access_token_expires_at: the
+// platform's ten minutes
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 const defaultLifetime = 10 * time.Minute
 
 // Endpoint is the OAuth 2 endpoint of the platform environment env
-// (signkit.Sandbox or signkit.Production): the login service's
-// /oauth/authorize and /oauth/token, with the client id and secret sent in
-// the body of token requests (README.md here lists the facts).
+// (signkit.Sandbox or signkit.Production): the login service's /oauth/authorize
+// and /oauth/token, with the client id and secret sent in the body of token
+// requests
+// (https://github.com/signkit/signkit-go/blob/main/examples/oauth2-authcode/README.md
+// here lists the facts).
 func Endpoint(env signkit.Endpoints) oauth2.Endpoint {
 	return oauth2.Endpoint{
 		AuthURL:   env.Auth + "/oauth/authorize",
@@ -131,11 +133,12 @@ type refresher struct {
 	refreshToken string
 }
 
-// Token refreshes. A source of conf built from a token without an access
-// token refreshes at once; x/oauth2 keeps the old refresh token when the
-// answer has none. The expiry is the answer's expires_in, else its
-// access_token_expires_at (what the platform's token endpoint answers, see
-// README.md here), else the platform's ten minutes.
+// Token refreshes. A source of conf built from a token without an access token
+// refreshes at once; x/oauth2 keeps the old refresh token when the answer has
+// none. The expiry is the answer's expires_in, else its access_token_expires_at
+// (what the platform's token endpoint answers, see
+// https://github.com/signkit/signkit-go/blob/main/examples/oauth2-authcode/README.md
+// here), else the platform's ten minutes.
 func (r *refresher) Token() (*oauth2.Token, error) {
 	requested := time.Now()
 	t, err := r.conf.TokenSource(r.ctx, &oauth2.Token{RefreshToken: r.refreshToken}).Token()

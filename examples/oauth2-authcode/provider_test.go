@@ -188,10 +188,11 @@ func TestProviderRefreshFailure(t *testing.T) {
 }
 
 // tokenEndpoint is a fake of the platform's token endpoint for the
-// refresh_token grant: it checks the request (client id and secret in the
-// body, README.md), answers access tokens from
-// issue with access_token_expires_at (no expires_in) and a new refresh
-// token ref-N, and refuses a refresh token other than the latest.
+// refresh_token grant: it checks the request (client id and secret in the body,
+// https://github.com/signkit/signkit-go/blob/main/examples/oauth2-authcode/README.md),
+// answers access tokens from issue with access_token_expires_at (no expires_in)
+// and a new refresh token ref-N, and refuses a refresh token other than the
+// latest.
 type tokenEndpoint struct {
 	t     *testing.T
 	issue func() (string, error)

@@ -1,9 +1,9 @@
-// Command poller collects completed case files the way the platform's
-// polling guide describes (docs/platform.md, "Polling for completed case
-// files"): it lists case files with status=5 in a window of completion
-// times, handles each one once, and keeps a watermark in a small state
-// file, so that after a restart it goes on without missing or repeating
-// a case file.
+// Command poller collects completed case files the way the platform's polling
+// guide describes
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#polling-for-completed-case-files):
+// it lists case files with status=5 in a window of completion times, handles
+// each one once, and keeps a watermark in a small state file, so that after a
+// restart it goes on without missing or repeating a case file.
 //
 //	go run ./examples/poller      # on an embedded mock server: a demo with a restart
 //

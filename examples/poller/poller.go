@@ -15,12 +15,12 @@ import (
 	"github.com/signkit/signkit-go/examples/internal/atomicfile"
 )
 
-// State is the poller's watermark, kept in a small JSON file: every case
-// file that completed before the second Completed has been handled, and of
-// those that completed in that second, the ones in IDs. A time alone would
-// not do: the platform's times are whole seconds, several case files can
-// complete in one, and completedAfter is exclusive (docs/platform.md,
-// "Polling for completed case files").
+// State is the poller's watermark, kept in a small JSON file: every case file
+// that completed before the second Completed has been handled, and of those
+// that completed in that second, the ones in IDs. A time alone would not do:
+// the platform's times are whole seconds, several case files can complete in
+// one, and completedAfter is exclusive
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#polling-for-completed-case-files).
 type State struct {
 	// Completed is the completion time, unix seconds, of the case file
 	// handled last; 0 before the first.

@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// TestREADMEGoBlocksAreCompiled checks that every ```go block of README.md
-// appears, line by line (indentation and blank lines aside), in the
-// compiled test files of this package, so that the README shows only code
-// that compiles and, for the examples, runs.
+// TestREADMEGoBlocksAreCompiled checks that every ```go block of
+// https://github.com/signkit/signkit-go/blob/main/README.md appears, line by
+// line (indentation and blank lines aside), in the compiled test files of this
+// package, so that the README shows only code that compiles and, for the
+// examples, runs.
 func TestREADMEGoBlocksAreCompiled(t *testing.T) {
 	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))

@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestREADMEOtherLanguageBlocksAreTested checks that every ```python and
-// ```js block of README.md is a verbatim excerpt of a file under
-// tests/python or tests/node, which CI runs against the mock binary with
-// pytest and node --test (not go test: they need the binary, pytest and
-// Node), so that README shows only code that runs.
+// TestREADMEOtherLanguageBlocksAreTested checks that every ```python and ```js
+// block of https://github.com/signkit/signkit-go/blob/main/README.md is a
+// verbatim excerpt of a file under tests/python or tests/node, which CI runs
+// against the mock binary with pytest and node --test (not go test: they need
+// the binary, pytest and Node), so that README shows only code that runs.
 func TestREADMEOtherLanguageBlocksAreTested(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join("..", "..")

@@ -106,12 +106,12 @@ func startRun(t *testing.T, env map[string]string) (string, *logBuffer, context.
 	return url, logs, cancel, done
 }
 
-// exercise sends a delivery, its duplicate and a forgery, and checks that
-// the event was processed once.
-// exercise delivers an event, its duplicate and a forged one. A duplicate
-// is acknowledged and not processed again: 200 when the Verifier's claim
-// spots it, 202 when the queue's idempotent enqueue is the dedup
-// (redisqueue; docs/webhooks.md, "The two handlers").
+// exercise sends a delivery, its duplicate and a forgery, and checks that the
+// event was processed once. exercise delivers an event, its duplicate and a
+// forged one. A duplicate is acknowledged and not processed again: 200 when the
+// Verifier's claim spots it, 202 when the queue's idempotent enqueue is the
+// dedup (redisqueue;
+// https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#the-two-handlers).
 func exercise(t *testing.T, url string, logs *logBuffer, duplicate int) {
 	t.Helper()
 	const id = "6f0d3c1e-5b7a-4d2f-9e8c-1a2b3c4d5e6f"

@@ -30,11 +30,11 @@ var (
 )
 
 // ErrOutcomeUnknown is matched (errors.Is) by the error of a request that
-// changes something (a POST) and was not re-sent after an answer or a
-// failure that leaves its effect in doubt: a 502, 503 or 504, or a
-// connection lost after the request was written. The platform may have
-// carried it out; look (list or get) before sending it again. The retry
-// rules are in docs/retries.md.
+// changes something (a POST) and was not re-sent after an answer or a failure
+// that leaves its effect in doubt: a 502, 503 or 504, or a connection lost
+// after the request was written. The platform may have carried it out; look
+// (list or get) before sending it again. The retry rules are in
+// https://github.com/signkit/signkit-go/blob/main/docs/retries.md.
 var ErrOutcomeUnknown = errors.New("signkit: outcome unknown: the request may have been carried out; list or get what it creates or changes before you send it again")
 
 // OutcomeHint is what the error text of a request whose outcome is unknown
@@ -104,11 +104,12 @@ func (e *Error) Error() string {
 
 // RequestIDHeader is the answer header that carries the platform's id of a
 // request; quote it when asking the platform's support about a failure (see
-// docs/platform.md, "Errors and request ids").
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#errors-and-request-ids).
 const RequestIDHeader = "X-Penneo-Request-Id"
 
-// invalidTokenPrefix starts the message of the Send service's 400 answer to
-// a token it cannot parse (see docs/platform.md, "Authentication").
+// invalidTokenPrefix starts the message of the Send service's 400 answer to a
+// token it cannot parse (see
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 const invalidTokenPrefix = "Invalid JWT token"
 
 // TokenRejected reports whether e is the platform refusing the access token:
@@ -165,8 +166,9 @@ func FromResponse(resp *http.Response) *Error {
 
 // FromRefusal builds the *Error of an answer whose status says success but
 // whose body, already read, says the request failed: the Send service's
-// {"status":"error","message"} (docs/platform.md, "Send"). Code is the
-// body's "error", else "error"; Body keeps at most MaxBody bytes.
+// {"status":"error","message"}
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+// Code is the body's "error", else "error"; Body keeps at most MaxBody bytes.
 func FromRefusal(resp *http.Response, body []byte) *Error {
 	e := fromBody(resp, body[:min(len(body), MaxBody)])
 	if e.Code == "" {

@@ -99,8 +99,9 @@ var contracts atomic.Int64
 
 // contract is a one-signer, one-document case file and its upload. Each call
 // gets its own title: the platform refuses the same payload twice within 24
-// hours (docs/platform.md, "Duplicates"), and these tests mean to
-// create a new case file every time.
+// hours
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// "Duplicates"), and these tests mean to create a new case file every time.
 func contract() (*casefiles.CaseFile, casefiles.Upload) {
 	return &casefiles.CaseFile{
 		Title:     fmt.Sprintf("Contract %d", contracts.Add(1)),

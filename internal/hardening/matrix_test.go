@@ -116,17 +116,16 @@ type row struct {
 }
 
 // Columns: 500 before | 500 after | 503 Retry-After | 429 | dropped | slow | expired token.
-// A slow answer comes after the operation took effect; the 503, 429 and
-// dropped faults come before it, but the SDK cannot tell.
-// The SDK's rules (docs/retries.md): GET, PUT, DELETE, the queue status
-// check, the Send create (the platform refuses a duplicate payload) and the
-// subscription create (a second copy meets 409, resolved by a list) are
-// re-sent on connection errors, 429, 502, 503, 504; any other POST only
-// when the connection failed before the request was written, so it fails
-// with ErrOutcomeUnknown (503, a lost connection, a timeout) or
-// ErrRateLimited (429) and takes effect at most once; nothing is re-sent
-// on 500; a 401 renews the token once and replays. A re-sent DELETE finds
-// the subscription gone, which the SDK takes as the delete done.
+// A slow answer comes after the operation took effect; the 503, 429 and dropped faults come
+// before it, but the SDK cannot tell. The SDK's rules
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md): GET, PUT, DELETE, the
+// queue status check, the Send create (the platform refuses a duplicate payload) and the
+// subscription create (a second copy meets 409, resolved by a list) are re-sent on
+// connection errors, 429, 502, 503, 504; any other POST only when the connection failed
+// before the request was written, so it fails with ErrOutcomeUnknown (503, a lost
+// connection, a timeout) or ErrRateLimited (429) and takes effect at most once; nothing is
+// re-sent on 500; a 401 renews the token once and replays. A re-sent DELETE finds the
+// subscription gone, which the SDK takes as the delete done.
 var matrix = []row{
 	{"forms.Create", "POST", fixed("/collect/api/v1/forms"),
 		func(ctx context.Context, c *signkit.Client, _ *fixture) error {
@@ -465,7 +464,8 @@ func journalOf(srv *mockserver.Server, method, path string) []journalEntry {
 	return hits
 }
 
-// matrixMarkdown renders the table for BENCHMARKS.md and reports.
+// matrixMarkdown renders the table for
+// https://github.com/signkit/signkit-go/blob/main/BENCHMARKS.md and reports.
 func matrixMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| call | effect |")

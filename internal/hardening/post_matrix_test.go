@@ -22,8 +22,9 @@ type postResult struct {
 	err    error
 }
 
-// postOp is one creating POST of the SDK, what it creates, and how the
-// SDK resolves a doubt about its outcome (docs/retries.md).
+// postOp is one creating POST of the SDK, what it creates, and how the SDK
+// resolves a doubt about its outcome
+// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md).
 type postOp struct {
 	name   string
 	method string
@@ -103,12 +104,13 @@ var postFaults = []postFault{
 		}},
 }
 
-// TestPostMatrix is the acceptance table of docs/retries.md for the POSTs
-// that create: under each fault, before and after the operation takes
-// effect, at most one object exists (exactly one "after"), and the caller
-// gets that object, or ErrOutcomeUnknown / ErrRateLimited where the SDK
-// cannot find it; never a silent duplicate, never an error while the one
-// object exists and the SDK could have found it.
+// TestPostMatrix is the acceptance table of
+// https://github.com/signkit/signkit-go/blob/main/docs/retries.md for the POSTs
+// that create: under each fault, before and after the operation takes effect,
+// at most one object exists (exactly one "after"), and the caller gets that
+// object, or ErrOutcomeUnknown / ErrRateLimited where the SDK cannot find it;
+// never a silent duplicate, never an error while the one object exists and the
+// SDK could have found it.
 func TestPostMatrix(t *testing.T) {
 	t.Parallel()
 	for _, op := range postOps {

@@ -1,8 +1,8 @@
 // Package rediswait sends a Redis write and WAIT in one pipeline, on one
-// connection to the primary that holds the write's key, so that the write
-// is answered only once the replicas have it: the common part of
-// redisqueue's and redisdedup's WithReplicas (see docs/webhooks.md, "What a
-// 2xx guarantees").
+// connection to the primary that holds the write's key, so that the write is
+// answered only once the replicas have it: the common part of redisqueue's and
+// redisdedup's WithReplicas (see
+// https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#what-a-2xx-guarantees).
 //
 // WAIT counts the replicas that acknowledged the connection's last write.
 // A write that changes nothing (a script that finds its work done, a DEL

@@ -9,11 +9,12 @@ import (
 )
 
 // Class says when a request may be sent again after an attempt failed. Every
-// request has one; the table of which SDK request has which class, and
-// why, is docs/retries.md. The replay after the platform refused the token
-// (a 401, or the Send service's 400 "Invalid JWT token") is not a retry of
-// this package: package transport sends it once for every class, since the
-// platform did nothing with the refused request.
+// request has one; the table of which SDK request has which class, and why, is
+// https://github.com/signkit/signkit-go/blob/main/docs/retries.md. The replay
+// after the platform refused the token (a 401, or the Send service's 400
+// "Invalid JWT token") is not a retry of this package: package transport sends
+// it once for every class, since the platform did nothing with the refused
+// request.
 type Class int
 
 // The classes of request.
@@ -89,9 +90,10 @@ func (c Class) ChangesState() bool {
 }
 
 // ShouldRetry is the retry decision for one attempt of a request of class
-// (ByMethod is resolved as a POST) that ended with resp or err; written
-// tells whether the request may have reached the server before err (see
-// Written). docs/retries.md has the table.
+// (ByMethod is resolved as a POST) that ended with resp or err; written tells
+// whether the request may have reached the server before err (see Written).
+// https://github.com/signkit/signkit-go/blob/main/docs/retries.md has the
+// table.
 func ShouldRetry(ctx context.Context, class Class, resp *http.Response, err error, written bool) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr

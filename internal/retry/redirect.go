@@ -11,9 +11,9 @@ import (
 var ErrRedirect = errors.New("signkit: stopped after 10 redirects")
 
 // credentialHeaders are the headers that carry the access token
-// (docs/platform.md, "Authentication"): net/http drops Authorization only
-// when the host changes to one outside the original domain, and never drops
-// a custom header such as X-Auth-Token.
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication):
+// net/http drops Authorization only when the host changes to one outside the
+// original domain, and never drops a custom header such as X-Auth-Token.
 var credentialHeaders = []string{"Authorization", "X-Auth-Token"}
 
 // StripAuthOnRedirect returns a copy of hc whose redirects carry neither

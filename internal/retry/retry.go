@@ -1,11 +1,11 @@
 // Package retry sends HTTP requests with the SDK's retry policy, on top of
-// go-retryablehttp: capped, jittered exponential backoff; Retry-After
-// honoured; every wait ended by the request's context. Whether a request is
-// sent again is decided in one place, ShouldRetry, from the request's
-// Class: idempotent methods and the POSTs that a second copy cannot harm
-// are retried on connection errors, 429, 502, 503 and 504; any other POST
-// only when the connection failed before the request was written. The
-// table, with the reasons, is docs/retries.md.
+// go-retryablehttp: capped, jittered exponential backoff; Retry-After honoured;
+// every wait ended by the request's context. Whether a request is sent again is
+// decided in one place, ShouldRetry, from the request's Class: idempotent
+// methods and the POSTs that a second copy cannot harm are retried on
+// connection errors, 429, 502, 503 and 504; any other POST only when the
+// connection failed before the request was written. The table, with the
+// reasons, is https://github.com/signkit/signkit-go/blob/main/docs/retries.md.
 package retry
 
 import (

@@ -55,7 +55,7 @@ func sendClass(t *testing.T, s *Sender, ctx context.Context, method, url string,
 }
 
 // TestAttemptsByClassAndStatus is the status half of the table in
-// docs/retries.md.
+// https://github.com/signkit/signkit-go/blob/main/docs/retries.md.
 func TestAttemptsByClassAndStatus(t *testing.T) {
 	tests := []struct {
 		method   string

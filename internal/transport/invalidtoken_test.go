@@ -19,7 +19,7 @@ import (
 )
 
 // invalidJWT is the Send service's answer to a token it cannot parse (see
-// docs/platform.md, "Authentication").
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 const invalidJWT = `{"error":"Bad Request","message":"Invalid JWT token: Invalid token format","statusCode":400}`
 
 // TestSendInvalidJWTIsATokenFailure: a 400 "Invalid JWT token" is handled

@@ -18,8 +18,9 @@ import (
 	"github.com/signkit/signkit-go/internal/retry"
 )
 
-// TestResendClasses checks what Send makes of each class under the answers
-// of docs/retries.md: attempts, Resent, and the error's kind.
+// TestResendClasses checks what Send makes of each class under the answers of
+// https://github.com/signkit/signkit-go/blob/main/docs/retries.md: attempts,
+// Resent, and the error's kind.
 func TestResendClasses(t *testing.T) {
 	type want struct {
 		attempts int32

@@ -5,12 +5,13 @@
 // Resend class allows, encodes query strings with go-querystring, and
 // decodes answers and errors through size limits.
 //
-// A request that changes something and was not re-sent after an answer or
-// a failure that leaves its effect in doubt (502, 503, 504, a connection
-// lost after the request was written) fails with an error matching
+// A request that changes something and was not re-sent after an answer or a
+// failure that leaves its effect in doubt (502, 503, 504, a connection lost
+// after the request was written) fails with an error matching
 // apierror.ErrOutcomeUnknown (signkit.ErrOutcomeUnknown); a 429 with one
 // matching apierror.ErrRateLimited whose RetryAfter is set. The rules, per
-// endpoint, are docs/retries.md.
+// endpoint, are
+// https://github.com/signkit/signkit-go/blob/main/docs/retries.md.
 package transport
 
 import (
@@ -47,7 +48,8 @@ const (
 	// NoAuth sends no token (the queue status check, public pages).
 	NoAuth AuthStyle = iota
 	// Bearer sends "Authorization: Bearer T" (forms, signing and webhook
-	// services; see docs/platform.md, "Authentication").
+	// services; see
+	// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 	Bearer
 	// XAuthToken sends "X-Auth-Token: T" (simple case file creation).
 	XAuthToken
@@ -98,8 +100,9 @@ type Request struct {
 	// earlier attempt whose answer was lost (a timeout, a dropped
 	// connection) already deleted the resource.
 	GoneIsDone bool
-	// Resend says when the request may be sent again (docs/retries.md);
-	// the zero value, retry.ByMethod, re-sends GET, PUT and DELETE after a
+	// Resend says when the request may be sent again
+	// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md); the
+	// zero value, retry.ByMethod, re-sends GET, PUT and DELETE after a
 	// transient failure and a POST only when it never left.
 	Resend retry.Class
 

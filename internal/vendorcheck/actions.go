@@ -14,7 +14,8 @@ import (
 )
 
 // What a person does between two stages of a collection, through the public
-// pages and the mock's control API (docs/platform.md).
+// pages and the mock's control API
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md).
 
 // WaitJob polls the public queue status of a Send job until it leaves
 // pending and processing, and returns its final jobStatus. It polls at most
@@ -153,7 +154,8 @@ type caseFileDoc struct {
 	} `json:"signers"`
 }
 
-// statusCompleted is the case file status "completed" (docs/platform.md).
+// statusCompleted is the case file status "completed"
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md).
 const statusCompleted = 5
 
 // SignCaseFile has every signer of the case file sign, round by round, with

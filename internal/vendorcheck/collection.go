@@ -1,10 +1,12 @@
-// Package vendorcheck runs the platform vendor's own clients against the
-// mock server: the vendor's Postman collections through newman, and the
-// vendor's connector swagger as JSON schemas for the mock's answers. Nothing
-// of the vendor's is copied into the repository: everything is read at test
-// time from the vendor directory beside the checkout (../shared/vendor). See
-// docs/platform.md for the wire facts and docs/vendor-exceptions.md for the
-// assertions that are known not to pass offline.
+// Package vendorcheck runs the platform vendor's own clients against the mock
+// server: the vendor's Postman collections through newman, and the vendor's
+// connector swagger as JSON schemas for the mock's answers. Nothing of the
+// vendor's is copied into the repository: everything is read at test time from
+// the vendor directory beside the checkout (../shared/vendor). See
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md for the wire
+// facts and
+// https://github.com/signkit/signkit-go/blob/main/docs/vendor-exceptions.md for
+// the assertions that are known not to pass offline.
 package vendorcheck
 
 import (

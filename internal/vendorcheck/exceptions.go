@@ -12,8 +12,9 @@ import (
 // ErrExceptionsFormat is wrapped by the errors of ParseExceptions.
 var ErrExceptionsFormat = errors.New("vendorcheck: malformed exceptions table")
 
-// Exception is one row of the table in docs/vendor-exceptions.md: a vendor
-// assertion that is allowed to fail, and why.
+// Exception is one row of the table in
+// https://github.com/signkit/signkit-go/blob/main/docs/vendor-exceptions.md: a
+// vendor assertion that is allowed to fail, and why.
 type Exception struct {
 	Collection, Request, Assertion, Reason string
 }

@@ -20,7 +20,7 @@ type Stage struct {
 
 // Plan is how one vendor collection runs against the mock.
 type Plan struct {
-	Label  string // the collection's name in reports and in docs/vendor-exceptions.md
+	Label  string // the collection's name in reports and in https://github.com/signkit/signkit-go/blob/main/docs/vendor-exceptions.md
 	File   string // path of the collection, relative to the vendor directory
 	Stages func(col *Collection) []Stage
 }
@@ -93,8 +93,9 @@ func collectStages(c *Collection) []Stage {
 	}
 }
 
-// BaseVariables are the collection variables a person fills in before the
-// first run: the mock's base URLs in the collection's layout (docs/platform.md:
+// BaseVariables are the collection variables a person fills in before the first
+// run: the mock's base URLs in the collection's layout
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md:
 // LocalEndpoints), the credentials and, for the webhooks collection, the
 // endpoint that receives the deliveries.
 func BaseVariables(col *Collection, mockURL string, cred Credentials, webhookEndpoint string) map[string]string {

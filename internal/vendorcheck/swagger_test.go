@@ -73,7 +73,8 @@ func (a *swaggerAPI) sendCreate() []byte {
 	status, body := a.call(http.MethodPost, "/send/api/v1/casefiles/20251022/create", &buf,
 		http.Header{"Content-Type": {mw.FormDataContentType()}, "X-Auth-Token": {a.token}})
 	// The swagger documents 201; the platform answers 200, as the vendor's
-	// Postman collection asserts (docs/platform.md).
+	// Postman collection asserts
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md).
 	if status != http.StatusOK {
 		a.t.Fatalf("Send create: status %d, want 200: %s", status, body)
 	}
@@ -82,7 +83,7 @@ func (a *swaggerAPI) sendCreate() []byte {
 
 // The Send service's JSON create routes: the production connector's
 // CreateCaseFile, and the sandbox connector's, whose schemas are the same
-// (docs/platform.md, "Send").
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const (
 	productionJSONRoute = "/send/api/v1/casefiles/json/20251022/create-production-base64"
 	sandboxJSONRoute    = "/send/api/v1/casefiles/json/20251022/create-sandbox-base64"

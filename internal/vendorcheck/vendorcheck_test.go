@@ -26,8 +26,8 @@ func need(t *testing.T, err error) {
 
 // TestVendorCollections runs the vendor's Postman collections with newman
 // against a freshly built signkit-mock. Every assertion must pass unless
-// docs/vendor-exceptions.md lists it; .ci/newman.sh prints the lines that
-// start with "newman ".
+// https://github.com/signkit/signkit-go/blob/main/docs/vendor-exceptions.md
+// lists it; .ci/newman.sh prints the lines that start with "newman ".
 func TestVendorCollections(t *testing.T) {
 	root, err := RepoRoot()
 	if err != nil {

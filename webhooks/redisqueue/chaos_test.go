@@ -179,7 +179,8 @@ func newChaos(t *testing.T, name string, opts redistest.Options, events int) *ch
 }
 
 // chaosID gives event i an id; the forms vary as the platform's may
-// (docs/webhooks.md): UUIDs and other dotless printable ids.
+// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md): UUIDs and
+// other dotless printable ids.
 func chaosID(seed uint64, i int) string {
 	switch i % 3 {
 	case 0:

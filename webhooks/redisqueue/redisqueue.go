@@ -35,14 +35,15 @@
 //     makes the group again from the stream's start, logs it at error level,
 //     and carries on.
 //
-// The 202 is as durable as Redis makes the script's writes: with appendonly
-// yes and appendfsync always, an acknowledged entry survives a crash of
-// Redis itself; Redis's defaults can lose the last second of writes, and a
-// Redis without persistence loses every entry at a restart (see
-// docs/webhooks.md, which gives the guarantees as the fault tests show
-// them). On a replicated Redis (Cluster or Sentinel) a failover loses what
-// the replica had not received, appendfsync always or not; WithReplicas
-// answers each write only once n replicas have it (WAIT).
+// The 202 is as durable as Redis makes the script's writes: with appendonly yes
+// and appendfsync always, an acknowledged entry survives a crash of Redis
+// itself; Redis's defaults can lose the last second of writes, and a Redis
+// without persistence loses every entry at a restart (see
+// https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md, which gives
+// the guarantees as the fault tests show them). On a replicated Redis (Cluster
+// or Sentinel) a failover loses what the replica had not received, appendfsync
+// always or not; WithReplicas answers each write only once n replicas have it
+// (WAIT).
 //
 // A touch that comes after its own hand-out dead-lettered the entry (the
 // heartbeat beating once more before the worker lets go) finds the event's

@@ -34,13 +34,13 @@ type replicas struct {
 // failover may lose it. An Enqueue that fails so is answered 500 and sent
 // again by the platform, and adds nothing twice.
 //
-// Without it, the queue's 2xx is as durable as the primary alone: a
-// replica may lag its primary, and a failover to it loses what it lacked
-// (docs/webhooks.md, "What a 2xx guarantees", gives the guarantees with
-// and without it, as the Cluster and Sentinel tests show them). With it,
-// every delivery is answered 500 while no replica of the stream's shard is
-// in sync, as after a failover until the old primary comes back as a
-// replica.
+// Without it, the queue's 2xx is as durable as the primary alone: a replica may
+// lag its primary, and a failover to it loses what it lacked
+// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#what-a-2xx-guarantees
+// gives the guarantees with and without it, as the Cluster and Sentinel tests
+// show them). With it, every delivery is answered 500 while no replica of the
+// stream's shard is in sync, as after a failover until the old primary comes
+// back as a replica.
 //
 // n must be at least 1, and timeout at least 1 ms and below the client's
 // ReadTimeout; the client must be a *redis.Client (a single node, or

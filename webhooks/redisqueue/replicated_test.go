@@ -382,9 +382,10 @@ func TestClusterLinkCutThenKill(t *testing.T) {
 	r.check(r.run(r.linkCutThenKill))
 }
 
-// TestClusterLinkCutThenKillWithoutReplicas: the same without
-// WithReplicas; the counts are printed, not asserted (docs/webhooks.md
-// states them).
+// TestClusterLinkCutThenKillWithoutReplicas: the same without WithReplicas; the
+// counts are printed, not asserted
+// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md states
+// them).
 func TestClusterLinkCutThenKillWithoutReplicas(t *testing.T) {
 	r := newReplRun(t, clusterTopology(t), "replica link cut, then primary kill -9", false)
 	r.run(r.linkCutThenKill)

@@ -8,13 +8,13 @@ import (
 )
 
 // HandleMockToken is POST /mock/token, a shortcut of the mock's control API
-// that the platform does not have: it answers a token of a user without
-// the API Keys Grant (no nonce, created_at or digest), so that a test
-// suite in another language can start calling the services at once. The
-// body is empty or {"userId": n} (default: the default admin user); the
-// answer has the shape of the token endpoint's. Tests that exercise the
-// real grant use POST {Auth}/oauth/token (docs/platform.md,
-// "Authentication").
+// that the platform does not have: it answers a token of a user without the API
+// Keys Grant (no nonce, created_at or digest), so that a test suite in another
+// language can start calling the services at once. The body is empty or
+// {"userId": n} (default: the default admin user); the answer has the shape of
+// the token endpoint's. Tests that exercise the real grant use POST
+// {Auth}/oauth/token
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 func (svc *Service) HandleMockToken(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		UserID int64 `json:"userId"`

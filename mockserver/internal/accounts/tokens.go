@@ -16,7 +16,8 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// Token rules (docs/platform.md, "Authentication").
+// Token rules
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 const (
 	tokenLifetime  = 10 * time.Minute // on mock time
 	createdAtSkew  = 5 * time.Minute  // against the wall clock
@@ -191,9 +192,9 @@ func digestMatches(nonce []byte, createdAt, secret, digest string) bool {
 	return subtle.ConstantTimeCompare([]byte(want), []byte(digest)) == 1
 }
 
-// phpCreatedAt is the created_at form of the platform's PHP SDK: PHP's
-// "D M j Y H:i:s \G\M\TO", day not zero-padded (docs/platform.md,
-// "Authentication").
+// phpCreatedAt is the created_at form of the platform's PHP SDK: PHP's "D M j Y
+// H:i:s \G\M\TO", day not zero-padded
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 const phpCreatedAt = "Mon Jan 2 2006 15:04:05 GMT-0700"
 
 // parseCreatedAt reads created_at as RFC 3339 (fractional seconds allowed)
@@ -208,7 +209,7 @@ func parseCreatedAt(v string) (time.Time, bool) {
 }
 
 // Placement says where a service takes its access token
-// (docs/platform.md, "Authentication").
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 type Placement int
 
 const (
@@ -258,8 +259,9 @@ func wellFormedToken(tok string) bool {
 	return err == nil
 }
 
-// errInvalidJWT is the Send service's answer to a token it cannot parse: a
-// 400 in the platform's exact shape (docs/platform.md, "Authentication").
+// errInvalidJWT is the Send service's answer to a token it cannot parse: a 400
+// in the platform's exact shape
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 func errInvalidJWT() *wire.Error {
 	return &wire.Error{Status: http.StatusBadRequest, Code: wire.PlatformBadRequest,
 		Message: "Invalid JWT token: Invalid token format", Bare: true}

@@ -1,9 +1,9 @@
-// Package apidoc builds the mock's OpenAPI 3.0.3 description, served at
-// GET /mock/openapi.json: every route of the services, the public pages
-// and the control API, with the JSON shapes read from the Go types the
-// handlers write (docs/mockserver.md, "OpenAPI description"). A test runs
-// the integration suites and validates every request and answer they
-// exchange against it, so the description cannot drift from the mock.
+// Package apidoc builds the mock's OpenAPI 3.0.3 description, served at GET
+// /mock/openapi.json: every route of the services, the public pages and the
+// control API, with the JSON shapes read from the Go types the handlers write
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
+// A test runs the integration suites and validates every request and answer
+// they exchange against it, so the description cannot drift from the mock.
 package apidoc
 
 import (
@@ -50,8 +50,9 @@ type param struct {
 var requestShapes = []string{"FormDefinition", "PrefillV1", "PrefillV2", "SendDefinition", "SendDefinitionBase64",
 	"SubscriptionRequest", "UserSpec", "TokenRequest", "FaultSpec", "SigningRequestUpdate"}
 
-// sendScheme is the security scheme of the Send service's routes, which
-// take the token in X-Auth-Token (docs/platform.md, "Authentication").
+// sendScheme is the security scheme of the Send service's routes, which take
+// the token in X-Auth-Token
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 const sendScheme = "xAuthToken"
 
 var wildcard = regexp.MustCompile(`\{([A-Za-z]+)\}`)
@@ -66,8 +67,9 @@ type Input struct {
 	// JSON value"). A shape or property that is not there is an error, so
 	// a rename cannot leave a refinement behind.
 	Refine map[string]map[string]Schema
-	// Events are the event types, in the order subscriptions list them:
-	// each gets a component schema of its body (EventBody, docs/mockserver.md).
+	// Events are the event types, in the order subscriptions list them: each
+	// gets a component schema of its body (EventBody,
+	// https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md).
 	Events []Event
 }
 

@@ -11,13 +11,15 @@ import (
 	"testing"
 )
 
-// The tables of paths in README.md and docs/any-language.md give each call
-// both as the platform's documents write it (under a service's root,
+// The tables of paths in
+// https://github.com/signkit/signkit-go/blob/main/README.md and
+// https://github.com/signkit/signkit-go/blob/main/docs/any-language.md give
+// each call both as the platform's documents write it (under a service's root,
 // {Send}/api/v1/…) and as the mock serves it (under its base URL,
 // /send/api/v1/…). These tests hold both forms to docs/openapi.json (which
-// golden_test.go holds to the mock's routes) and to docs/platform.md's
-// table of hosts, so that a table can neither miss a route nor map a root
-// to the wrong prefix.
+// golden_test.go holds to the mock's routes) and to the table of hosts in
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#hosts, so that a table can
+// neither miss a route nor map a root to the wrong prefix.
 
 // op is one method on one path, as the description writes it.
 type op struct{ method, path string }
@@ -106,8 +108,9 @@ func tableRows(t *testing.T, markdown, header string) [][]string {
 	return rows
 }
 
-// platformRoots reads docs/platform.md's table of hosts: service name →
-// production root and the mock's prefix (its column `u/send` gives "/send").
+// platformRoots reads the table of hosts
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#hosts): service name → production
+// root and the mock's prefix (its column `u/send` gives "/send").
 func platformRoots(t *testing.T, root string) (production, prefix map[string]string) {
 	t.Helper()
 	production, prefix = map[string]string{}, map[string]string{}
@@ -141,8 +144,8 @@ func rootCell(cell string) (name, value string) {
 	return "", strings.TrimPrefix(spans[0][1], "$BASE")
 }
 
-// checkRoot checks that a table's root cells for service name agree with
-// docs/platform.md's hosts table.
+// checkRoot checks that a table's root cells for service name agree with the
+// table of hosts (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#hosts).
 func checkRoot(t *testing.T, doc, name, platformCell, mockCell string, production, prefix map[string]string) {
 	t.Helper()
 	if root, url := rootCell(platformCell); root != name || url != production[name] {
@@ -153,7 +156,8 @@ func checkRoot(t *testing.T, doc, name, platformCell, mockCell string, productio
 	}
 }
 
-// serviceName maps a table's service column to docs/platform.md's.
+// serviceName maps a table's service column to the service column of the table
+// of hosts (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#hosts).
 var serviceName = map[string]string{"Auth": "Auth", "Forms": "Forms", "Send": "Send", "Signing": "Sign", "Webhooks": "Webhook"}
 
 func TestREADMEPathTableGivesBothForms(t *testing.T) {

@@ -5,17 +5,18 @@ import (
 	"strings"
 )
 
-// The bodies of webhook events (docs/platform.md, "Delivery to the
-// integrator"): {"topic","eventType","eventTime","payload"}, one component
-// schema per event type (EventSignCaseFileCompleted, …), grouped by topic
-// under EventBody. The body's eventType alone does not tell the type
-// (casefile and signer both have rejected): topic does, then eventType, so
-// EventBody is a oneOf discriminated by topic, and a topic with several
-// types is a oneOf of its own discriminated by eventType (EventCaseFile,
-// EventSigner). The event log (GET /mock/events) answers bodies of
-// EventBody, and the deliveries are described as a callback of the
-// subscription routes: OpenAPI 3.0 has no webhooks object, and a callback
-// is where 3.0 puts requests the server makes to a URL the client gave.
+// The bodies of webhook events
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#delivery-to-the-integrator):
+// {"topic","eventType","eventTime","payload"}, one component schema per event
+// type (EventSignCaseFileCompleted, …), grouped by topic under EventBody. The
+// body's eventType alone does not tell the type (casefile and signer both have
+// rejected): topic does, then eventType, so EventBody is a oneOf discriminated
+// by topic, and a topic with several types is a oneOf of its own discriminated
+// by eventType (EventCaseFile, EventSigner). The event log (GET /mock/events)
+// answers bodies of EventBody, and the deliveries are described as a callback
+// of the subscription routes: OpenAPI 3.0 has no webhooks object, and a
+// callback is where 3.0 puts requests the server makes to a URL the client
+// gave.
 
 // deliveryCallback is the name of the delivery callback's component.
 const deliveryCallback = "EventDelivery"

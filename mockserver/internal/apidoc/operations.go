@@ -34,8 +34,10 @@ const submissionInputs = "The form's answers, one input per field that takes one
 	"option's value. The names are the form's own, so the properties are not listed: every input is a string, or " +
 	"for a repeated name a list of strings, or in a multipart body a file."
 
-// submission is the request body of a public form's POST: its inputs are
-// named after the form's fields (docs/platform.md, "Field names").
+// submission is the request body of a public form's POST: its inputs are named
+// after the form's fields
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1,
+// "Field names").
 func submission() Schema {
 	text := Schema{"type": "string"}
 	texts := Schema{"type": "array", "items": text}
@@ -262,7 +264,7 @@ func control() []operation {
 }
 
 // signerActionParams are the wildcards of the control API's signer action
-// (docs/mockserver.md, "Control API").
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
 func signerActionParams() []param {
 	id := Schema{"type": "integer", "format": "int64", "minimum": 1}
 	return []param{
@@ -291,10 +293,10 @@ func withForm(op operation, fields Schema) operation {
 // count is a query parameter's non-negative integer.
 var count = Schema{"type": "integer", "format": "int64", "minimum": 0}
 
-// journal gives a journal's route its query parameters and the answer
-// (400) to a parameter the route does not take and, when a value can be
-// malformed, to one that does not parse: the journals refuse both rather
-// than list everything (docs/mockserver.md, "Journals").
+// journal gives a journal's route its query parameters and the answer (400) to
+// a parameter the route does not take and, when a value can be malformed, to
+// one that does not parse: the journals refuse both rather than list everything
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#journals).
 func journal(op operation, values bool, query ...param) operation {
 	op.query = query
 	msg := "A query parameter the route does not take: the platform's error body, its details naming each such parameter."

@@ -26,11 +26,13 @@ type Describer interface {
 	OpenAPISchema() map[string]any
 }
 
-// Open is a struct type whose JSON object holds, beside its fields, members
-// it does not model, kept and given back as sent (the forms service's
-// forms, sections and fields, docs/platform.md "Forms"). Its schema is read
-// from its fields like any struct's and admits other properties; its own
-// MarshalJSON, which writes those members, does not make it opaque.
+// Open is a struct type whose JSON object holds, beside its fields, members it
+// does not model, kept and given back as sent (the forms service's forms,
+// sections and fields,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
+// Its schema is read from its fields like any struct's and admits other
+// properties; its own MarshalJSON, which writes those members, does not make it
+// opaque.
 type Open interface {
 	OpenAPIOpen()
 }

@@ -16,14 +16,14 @@ import (
 	"github.com/signkit/signkit-go/mockserver"
 )
 
-// TestSecurityIsWhereEachServiceTakesTheToken: the Send service's routes
-// that take a token declare the xAuthToken scheme (an apiKey in the
-// X-Auth-Token header) and nothing else, the Forms, Sign and Webhook
-// services' routes bearer and nothing else, every other route none
-// (docs/platform.md, "Authentication"). And the mock agrees: without a
-// token a secured route answers 401, with the token only where its scheme
-// puts it the route gets past the check, and a Send route refuses a
-// Bearer header alone.
+// TestSecurityIsWhereEachServiceTakesTheToken: the Send service's routes that
+// take a token declare the xAuthToken scheme (an apiKey in the X-Auth-Token
+// header) and nothing else, the Forms, Sign and Webhook services' routes bearer
+// and nothing else, every other route none
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
+// And the mock agrees: without a token a secured route answers 401, with the
+// token only where its scheme puts it the route gets past the check, and a Send
+// route refuses a Bearer header alone.
 func TestSecurityIsWhereEachServiceTakesTheToken(t *testing.T) {
 	doc, _ := load(t)
 	schemes := doc.Components.SecuritySchemes
@@ -86,7 +86,7 @@ func TestSecurityIsWhereEachServiceTakesTheToken(t *testing.T) {
 func expectedScheme(path string) []string {
 	switch {
 	case path == "/send/api/v1/queue/public/status":
-		return nil // the job's uuid and payloadHash are the credential (docs/platform.md, "Send")
+		return nil // the job's uuid and payloadHash are the credential (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1)
 	case strings.HasPrefix(path, "/send/"):
 		return []string{"xAuthToken"}
 	case strings.HasPrefix(path, "/collect/api/"), strings.HasPrefix(path, "/api/"), strings.HasPrefix(path, "/webhook/"):

@@ -1,8 +1,8 @@
 package apidoc
 
-// signingRequests describes the signing request routes of the signing
-// service (docs/platform.md, "Signing requests"), in the order of
-// routes.go.
+// signingRequests describes the signing request routes of the signing service
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-requests--signapiv1signingrequestsid),
+// in the order of routes.go.
 func signingRequests() []operation {
 	const sr = "/api/v1/signingrequests/{id}"
 	return []operation{

@@ -14,7 +14,8 @@ import (
 const sendJob = `{"uuid":"u1","payloadHash":"h1","status":"handled","message":"Job created",` +
 	`"jobs":[{"uuid":"u1","payloadHash":"h1","createdAt":"2026-01-02T03:04:05Z"}]}`
 
-// sendTimes is a case file with its four times (docs/platform.md, "Send"),
+// sendTimes is a case file with its four times
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1),
 // each as the given JSON value.
 func sendTimes(caseFileTime, signerTime string, pdf bool) string {
 	doc := `{"name":"doc.pdf","title":"Contract"}`

@@ -68,11 +68,12 @@ func integrationPackages(t *testing.T, goBin, root string) []string {
 // body's data part (the Send definition), which is (checkDataPart). Every described
 // operation must have been exercised.
 //
-// .ci/run records the whole test run instead of running the suites twice:
-// it runs README's test command with traffic.DirEnv set, where this test
-// skips (it would check a recording still being made), then runs this test
-// alone with recordedEnv naming that recording, which it checks as it is,
-// and requires it to pass (docs/mockserver.md, "OpenAPI description").
+// .ci/run records the whole test run instead of running the suites twice: it
+// runs README's test command with traffic.DirEnv set, where this test skips (it
+// would check a recording still being made), then runs this test alone with
+// recordedEnv naming that recording, which it checks as it is, and requires it
+// to pass
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
 func TestIntegrationTrafficMatchesDescription(t *testing.T) {
 	recorded := os.Getenv(recordedEnv)
 	if recorded == "" && os.Getenv(traffic.DirEnv) != "" {
@@ -283,8 +284,9 @@ func checkUndescribed(ex traffic.Exchange, errorSchema *openapi3.Schema) *proble
 	case strings.HasPrefix(ex.Path, "/public/") && strings.HasPrefix(ex.ContentType, "text/html") && ex.Status == http.StatusNotFound:
 	case strings.HasPrefix(ex.Path, "/mock/ui/") && strings.HasPrefix(ex.ContentType, "text/html") &&
 		(ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed):
-		// The dashboard answers a browser's unknown path or wrong method
-		// with its own HTML page (docs/mockserver.md, "Dashboard").
+		// The dashboard answers a browser's unknown path or wrong method with
+		// its own HTML page
+		// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#dashboard).
 	case ex.Method != http.MethodHead:
 		return &problem{fmt.Sprintf("%s %s: not described, answered %d without JSON", ex.Method, ex.Path, ex.Status), ""}
 	}

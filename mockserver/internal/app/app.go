@@ -1,8 +1,8 @@
-// Package app assembles the mock: it builds each service with its Config,
-// wires the services to one another, the limits, the fault injection and
-// the request journal, and serves them all through the route table of
-// routes.go. Package mockserver is the public façade over it
-// (docs/mockserver.md, "Layout").
+// Package app assembles the mock: it builds each service with its Config, wires
+// the services to one another, the limits, the fault injection and the request
+// journal, and serves them all through the route table of routes.go. Package
+// mockserver is the public façade over it
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#layout).
 package app
 
 import (
@@ -61,7 +61,7 @@ type App struct {
 	Temp     *tmpdir.Dir       // uploaded files and signed PDFs
 
 	// OpenAPI answers the mock's OpenAPI description as JSON
-	// (docs/mockserver.md, "OpenAPI description").
+	// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
 	OpenAPI func() ([]byte, error)
 	// Patterns are the route table's patterns, in its order.
 	Patterns []string
@@ -97,7 +97,7 @@ func New(cfg Config) *App {
 	a.initWebhooks() // after initSigning: it listens to the event log
 	a.handler = wire.WithRequestID(journal.Middleware(a.Journal, a.Clock.Now, &guard{a: a, next: a.Faults.Middleware(a.routes())}))
 	if dir := os.Getenv(traffic.DirEnv); dir != "" {
-		a.handler = traffic.Record(dir, a.handler) // the OpenAPI check's recording (docs/mockserver.md)
+		a.handler = traffic.Record(dir, a.handler) // the OpenAPI check's recording (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md)
 	}
 	return a
 }
@@ -119,7 +119,7 @@ func (a *App) URL() string { return strings.TrimRight(a.Cfg.BaseURL, "/") }
 func (a *App) Reset() {
 	a.Clock.DropTasks()
 	a.Clock.WaitIdle()
-	a.Clock.Rewind() // the clock is part of the state at start (docs/mockserver.md, "Time")
+	a.Clock.Rewind() // the clock is part of the state at start (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#time)
 	for _, fn := range a.resetHooks {
 		fn()
 	}

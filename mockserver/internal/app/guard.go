@@ -12,8 +12,9 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// guard keeps the mock to the people who run it (docs/mockserver.md, "Who
-// may drive the control API"). Before anything else it refuses:
+// guard keeps the mock to the people who run it
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#who-may-drive-the-control-api).
+// Before anything else it refuses:
 //
 //   - 421, on every route, a request that came over a connection naming a
 //     Host that is neither a loopback name, the base URL's host nor one of
@@ -32,7 +33,8 @@ import (
 //     body is not JSON, so that no browser can send it without a preflight.
 //
 // A small type rather than a closure: it adds one small frame to every
-// request's stack (docs/mockserver.md, "Stack depth").
+// request's stack
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#stack-depth).
 type guard struct {
 	a    *App
 	next http.Handler
@@ -151,8 +153,9 @@ func (a *App) checkControl(r *http.Request) *wire.Error {
 	return &wire.Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type", Message: msg}
 }
 
-// codeRoute answers the route code calls for what the dashboard's form at
-// path does (docs/mockserver.md, "Dashboard").
+// codeRoute answers the route code calls for what the dashboard's form at path
+// does
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#dashboard).
 func codeRoute(path string) string {
 	rest, _ := strings.CutPrefix(path, "/mock/ui/")
 	switch {
@@ -199,11 +202,11 @@ func foreignOrigin(r *http.Request, base string) (string, bool) {
 	return o, true
 }
 
-// ownOrigin answers the origin r reached the mock at, as originOf writes
-// it: its scheme, and its Host's name and port. A Host without a port
-// (what a proxy on its scheme's default port forwards) takes the default
-// port of the base URL's scheme, or without a base URL of the request's
-// own (docs/mockserver.md, "Who may drive the control API").
+// ownOrigin answers the origin r reached the mock at, as originOf writes it:
+// its scheme, and its Host's name and port. A Host without a port (what a proxy
+// on its scheme's default port forwards) takes the default port of the base
+// URL's scheme, or without a base URL of the request's own
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#who-may-drive-the-control-api).
 func ownOrigin(r *http.Request, base string) string {
 	scheme := "http"
 	if r.TLS != nil {

@@ -3,7 +3,7 @@ package app
 import "testing"
 
 // The names and origins the guard compares, as it compares them
-// (docs/mockserver.md, "Who may drive the control API").
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#who-may-drive-the-control-api).
 func TestGuardNamesAndOrigins(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{

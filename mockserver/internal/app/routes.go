@@ -2,17 +2,19 @@ package app
 
 import "net/http"
 
-// SendCreatePath is the Send create endpoint under {Send}, with the
-// platform's fixed version segment (docs/platform.md, "Send").
+// SendCreatePath is the Send create endpoint under {Send}, with the platform's
+// fixed version segment
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const SendCreatePath = "/api/v1/casefiles/20251022/create"
 
-// SendCreateJSONPath is the JSON create endpoint under {Send}, whose
-// documents carry base64 PDFs (docs/platform.md, "Send").
+// SendCreateJSONPath is the JSON create endpoint under {Send}, whose documents
+// carry base64 PDFs
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const SendCreateJSONPath = "/api/v1/casefiles/json/20251022/create-production-base64"
 
-// SendCreateSandboxJSONPath is the route the vendor's sandbox connector
-// posts the same JSON body to; the mock serves it as SendCreateJSONPath
-// (docs/platform.md, "Send").
+// SendCreateSandboxJSONPath is the route the vendor's sandbox connector posts
+// the same JSON body to; the mock serves it as SendCreateJSONPath
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const SendCreateSandboxJSONPath = "/api/v1/casefiles/json/20251022/create-sandbox-base64"
 
 // routes answers the handler of every route of the mock: the five services

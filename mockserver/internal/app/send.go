@@ -50,7 +50,7 @@ func jobCaseFile(j *send.Job, now time.Time) (*signing.CaseFile, error) {
 	cf := &signing.CaseFile{Title: def.Title, UserID: j.UserID, CustomerID: j.CustomerID, Created: now, Updated: now,
 		ExpireAt: def.ExpireAt.Value(), SendAt: def.SendAt.Value(), Language: def.Language, Reference: def.Reference,
 		MetaData: def.MetaData, SensitiveData: def.SensitiveData, SignOnMeeting: def.SignOnMeeting,
-		DisableNotificationsOwner: def.DisableNotificationsOwner, DisableEmailAttachments: def.DisableEmailAttachments || def.SensitiveData, // sensitive data sends no attachments (docs/platform.md, "Send")
+		DisableNotificationsOwner: def.DisableNotificationsOwner, DisableEmailAttachments: def.DisableEmailAttachments || def.SensitiveData, // sensitive data sends no attachments (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1)
 		SenderName: def.SenderName, AccessControl: def.AccessControl}
 	if def.FolderID != nil {
 		cf.FolderID = *def.FolderID
@@ -64,9 +64,9 @@ func jobCaseFile(j *send.Job, now time.Time) (*signing.CaseFile, error) {
 	}
 	for i := range def.Signers {
 		sg := jobSigner(&def.Signers[i])
-		// Sensitive data turns access control on for every signer, and
-		// it cannot be turned off; so does the case file's own
-		// accessControl (docs/platform.md, Send).
+		// Sensitive data turns access control on for every signer, and it
+		// cannot be turned off; so does the case file's own accessControl
+		// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 		sg.AccessControl = sg.AccessControl || def.SensitiveData || def.AccessControl
 		cf.Signers = append(cf.Signers, sg)
 	}

@@ -10,9 +10,10 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// service names one of the areas the single listener serves. Its prefix
-// follows signkit.LocalEndpoints; its token placement follows
-// docs/platform.md, "Authentication" (see placementOf).
+// service names one of the areas the single listener serves. Its prefix follows
+// signkit.LocalEndpoints; its token placement follows
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication
+// (see placementOf).
 type service int
 
 const (
@@ -26,7 +27,7 @@ const (
 )
 
 // placementOf answers where a service takes its access token
-// (docs/platform.md, "Authentication").
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
 func placementOf(svc service) accounts.Placement {
 	switch svc {
 	case svcSend:
@@ -70,7 +71,7 @@ func (a *App) serve(svc service, guard bool, h handlerFunc) http.Handler {
 
 // endpoint is one route's handler as serve adapts it. A type rather than a
 // closure, so that it adds one small frame to the request's stack
-// (docs/mockserver.md, "Stack depth").
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#stack-depth).
 type endpoint struct {
 	a     *App
 	svc   service

@@ -1,8 +1,9 @@
 package collect
 
-// APIShapes answers the JSON values the forms service answers and reads,
-// by the name the OpenAPI description gives them (docs/mockserver.md,
-// "OpenAPI description"): the description reads their types.
+// APIShapes answers the JSON values the forms service answers and reads, by the
+// name the OpenAPI description gives them
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description):
+// the description reads their types.
 func APIShapes() map[string]any {
 	return map[string]any{
 		"Form":           formJSON{},
@@ -28,10 +29,11 @@ func APIShapes() map[string]any {
 const titleTemplatePattern = `^(?:[^{]|\{[^{]|\{\{[\t\n\v\f\r ]*(?:formName|primarySigner\.name|primarySigner\.email)[\t\n\v\f\r ]*\}\})*` +
 	`(?:\{|\{\{(?:[^}]|\}[^}])*\}?)?$`
 
-// OpenAPISchema describes a field's type, for the mock's OpenAPI
-// description: an open string (the vendor's form builder has types the
-// platform does not publish, docs/platform.md "Forms") whose description
-// lists the known ones.
+// OpenAPISchema describes a field's type, for the mock's OpenAPI description:
+// an open string (the vendor's form builder has types the platform does not
+// publish,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1)
+// whose description lists the known ones.
 func (fieldType) OpenAPISchema() map[string]any {
 	return map[string]any{"type": "string", "minLength": 1,
 		"description": "The known types: TEXT, EMAIL, PHONE, NUMBER, DATE, CHOICE (with options), HTML (content " +

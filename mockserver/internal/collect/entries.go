@@ -8,7 +8,7 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// Multi-entry answers of the public page (docs/platform.md, "Public pages"):
+// Multi-entry answers of the public page (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1):
 // in a section with multipleEntries the inputs of instance i (from 0) are
 // named <field>[i]; a field with multipleEntries sends its values as
 // repeated <field>[]. For clients that do not index, a plain <field> is

@@ -40,8 +40,9 @@ func (s *Service) decodeForm(w http.ResponseWriter, r *http.Request) (*formJSON,
 	return &def, nil
 }
 
-// publishParam reads ?publish=true, which publishes a created or updated
-// form in the same call (docs/platform.md, "Forms").
+// publishParam reads ?publish=true, which publishes a created or updated form
+// in the same call
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 func publishParam(r *http.Request) (bool, error) {
 	v := r.URL.Query().Get("publish")
 	if v == "" {

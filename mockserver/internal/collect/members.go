@@ -7,10 +7,10 @@ import (
 	"strings"
 )
 
-// A form, each of its sections and each of their fields keep the members
-// the mock does not model (a storage folder of the vendor's form builder,
-// say) and give them back as sent: a Get → Update round trip loses nothing
-// (docs/platform.md, "Forms").
+// A form, each of its sections and each of their fields keep the members the
+// mock does not model (a storage folder of the vendor's form builder, say) and
+// give them back as sent: a Get → Update round trip loses nothing
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 
 // members are the members of a JSON object that its Go type does not model,
 // as sent.

@@ -14,7 +14,8 @@ const (
 	stateArchived = "ARCHIVED"
 )
 
-// Field types (docs/platform.md, "Forms").
+// Field types
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 const (
 	typeText   = "TEXT"
 	typeEmail  = "EMAIL"
@@ -26,14 +27,16 @@ const (
 	typeFile   = "FILE"
 )
 
-// fieldTypes are the field types, in the order docs/platform.md lists them.
+// fieldTypes are the field types, in the order
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md lists them.
 var fieldTypes = []string{typeText, typeEmail, typePhone, typeNumber, typeDate, typeChoice, typeHTML, typeFile}
 
-// fieldType is a field's type: one of fieldTypes, or a type of the
-// vendor's form builder that the mock does not know (a personal id, say),
-// stored and given back as sent, shown on the public page as a text input
-// and answered as text (docs/platform.md, "Forms"). validateForm refuses
-// only an empty type.
+// fieldType is a field's type: one of fieldTypes, or a type of the vendor's
+// form builder that the mock does not know (a personal id, say), stored and
+// given back as sent, shown on the public page as a text input and answered as
+// text
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
+// validateForm refuses only an empty type.
 type fieldType string
 
 // mapTarget is a field's mapTo: one of mapTargets, or "" for none.
@@ -43,9 +46,10 @@ type mapTarget string
 // {{...}} is one of titleMergeFields.
 type titleTemplate string
 
-// formJSON is the wire shape of a form (docs/platform.md, "Forms"), used to
-// decode create and update bodies and to encode answers. The platform names
-// the id formId, the spec externalId: both are sent with the same value.
+// formJSON is the wire shape of a form
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1),
+// used to decode create and update bodies and to encode answers. The platform
+// names the id formId, the spec externalId: both are sent with the same value.
 type formJSON struct {
 	FormID                string        `json:"formId"`
 	ExternalID            string        `json:"externalId"`

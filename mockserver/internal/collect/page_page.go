@@ -171,9 +171,9 @@ func renderPage(w http.ResponseWriter, status int, t *template.Template, data an
 	return nil
 }
 
-// HandlePublicPage is GET /public/forms/{externalId}[/requests/{requestId}]: the form as an HTML page.
-// Every view of a public form comes here, so the way of a plain page stays
-// short and its frame small (docs/mockserver.md, "Stack depth").
+// HandlePublicPage is GET /public/forms/{externalId}[/requests/{requestId}]: the form as an HTML
+// page. Every view of a public form comes here, so the way of a plain page stays short and its
+// frame small (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#stack-depth).
 func (s *Service) HandlePublicPage(w http.ResponseWriter, r *http.Request) error {
 	_, v, pf, err := s.forms.publicForm(r.PathValue("externalId"), r.PathValue("requestId"))
 	switch {

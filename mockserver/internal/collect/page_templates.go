@@ -6,16 +6,15 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/pages"
 )
 
-// formPageHTML is the public form page, inside the pages' layout. Sections
-// and fields carry their condition as JSON in data-cond; the script
-// (formScript) shows a section or field only while its condition holds
-// (disabling the inputs of hidden ones, so the browser does not send
-// them), keeps {{field}} merge spans up to date, adds instances of
-// multi-entry sections and values of multi-entry fields, moves focus to
-// the error summary and from its links to the fields, and clears a
-// field's error once it changes. The server enforces the same rules on
-// submit, and the page works without the script (docs/mockserver.md,
-// "Pages").
+// formPageHTML is the public form page, inside the pages' layout. Sections and
+// fields carry their condition as JSON in data-cond; the script (formScript)
+// shows a section or field only while its condition holds (disabling the inputs
+// of hidden ones, so the browser does not send them), keeps {{field}} merge
+// spans up to date, adds instances of multi-entry sections and values of
+// multi-entry fields, moves focus to the error summary and from its links to
+// the fields, and clears a field's error once it changes. The server enforces
+// the same rules on submit, and the page works without the script
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#pages).
 const formPageHTML = `{{define "main"}}<h1>{{.Title}}</h1>
 {{if .Description}}<p>{{.Description}}</p>{{end}}
 {{if .Summary}}<div class="error-summary" id="error-summary" role="alert" tabindex="-1" aria-labelledby="error-summary-title">

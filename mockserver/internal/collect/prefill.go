@@ -7,10 +7,11 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// Prefilled requests (docs/platform.md, "Forms"): v1 takes answers keyed by
-// field name, v2 answers keyed by section slug, each a list with one object
-// per instance (always a list, also for a section without multipleEntries).
-// Both answer 200 {"requestUrl","requestId"}.
+// Prefilled requests
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1):
+// v1 takes answers keyed by field name, v2 answers keyed by section slug, each
+// a list with one object per instance (always a list, also for a section
+// without multipleEntries). Both answer 200 {"requestUrl","requestId"}.
 
 // prefillV1 is the body of POST /v1/forms/{id}/requests.
 type prefillV1 struct {

@@ -128,9 +128,10 @@ func (f *formStore) publish(id string, u *user, base string) (formJSON, error) {
 	return fm.view(base), nil
 }
 
-// archive moves an ACTIVE or DRAFT form to ARCHIVED (docs/platform.md,
-// "Forms": the vendor archives a draft with 200): its public URL stops
-// working. An archived draft keeps its definition as the form's version.
+// archive moves an ACTIVE or DRAFT form to ARCHIVED
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1,
+// the vendor archives a draft with 200): its public URL stops working. An
+// archived draft keeps its definition as the form's version.
 func (f *formStore) archive(id string, u *user, base string) (formJSON, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -121,9 +121,10 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// answersJSON is the wire shape of GET .../answers (docs/platform.md,
-// "Forms"): the id under both names, the respondents (the primary signer
-// from the mapped fields, when there is one), and the visible sections.
+// answersJSON is the wire shape of GET .../answers
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1):
+// the id under both names, the respondents (the primary signer from the mapped
+// fields, when there is one), and the visible sections.
 type answersJSON struct {
 	SubmissionID int64               `json:"submissionId"`
 	FormID       string              `json:"formId"`

@@ -16,12 +16,12 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
 )
 
-// builderForm is a form as the vendor's form builder makes it: field types
-// the mock does not know and members it does not model at every level
-// (docs/platform.md, "Forms"). The HTML field shows the NIN answer, and the
-// type of the third field is markup, which the page must escape. The second
-// field's last modelled member is an object (validations), after which its
-// unknown members are written.
+// builderForm is a form as the vendor's form builder makes it: field types the
+// mock does not know and members it does not model at every level
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
+// The HTML field shows the NIN answer, and the type of the third field is
+// markup, which the page must escape. The second field's last modelled member
+// is an object (validations), after which its unknown members are written.
 const builderForm = `{"name":"KYC","storageFolderId":42,"theme":{"accent":"#0a0"},
  "sections":[{"slug":"id","title":"Identity","layoutColumns":2,"fields":[
   {"name":"cpr","label":"CPR","type":"NIN","required":true,"mask":"######-####"},

@@ -103,7 +103,7 @@ func validateForm(def *formJSON) wire.Problems {
 
 // fillSlugs gives each section sent without a slug one made from its title:
 // lower case, words joined by "-", made unique within the form
-// (docs/platform.md, "Forms").
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 func fillSlugs(secs []sectionJSON) {
 	taken := map[string]bool{}
 	for _, sec := range secs {
@@ -211,9 +211,9 @@ func checkMapTo(p *wire.Problems, at place, f *fieldJSON, mapped map[string]bool
 	}
 }
 
-// checkMergeSources validates the {{field}} merge fields of HTML content:
-// each names a field of an earlier section that is required and not
-// conditional (docs/platform.md, "Forms").
+// checkMergeSources validates the {{field}} merge fields of HTML content: each
+// names a field of an earlier section that is required and not conditional
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 func checkMergeSources(p *wire.Problems, at place, content string, seen map[string]seenField, si int) {
 	for _, m := range mergeFields(content) {
 		src, ok := seen[m]

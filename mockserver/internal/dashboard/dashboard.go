@@ -1,9 +1,9 @@
-// Package dashboard is the mock's dashboard at /mock/ui: server-rendered
-// pages (no JavaScript needed) of the inbox of sent emails, the case files
-// with buttons for their signers' actions, the webhook subscriptions with
-// every delivery attempt and a replay button, and the clock with an
-// advance control (docs/mockserver.md, "Dashboard"). It reaches the
-// services only through the callbacks of its Config.
+// Package dashboard is the mock's dashboard at /mock/ui: server-rendered pages
+// (no JavaScript needed) of the inbox of sent emails, the case files with
+// buttons for their signers' actions, the webhook subscriptions with every
+// delivery attempt and a replay button, and the clock with an advance control
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#dashboard).
+// It reaches the services only through the callbacks of its Config.
 package dashboard
 
 import (

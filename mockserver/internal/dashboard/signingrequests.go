@@ -39,11 +39,12 @@ func (d *Dashboard) requestOutcome(w http.ResponseWriter, r *http.Request, what 
 }
 
 // HandleChangeEmail is POST
-// /mock/ui/casefiles/{id}/signers/{signerId}/request/email with the form
-// field email: the signer's signing request gets that address, as PUT
-// /api/v1/signingrequests/{id} does (docs/mockserver.md, "Signing
-// requests"), then 303 to the case files view. An address that is not one,
-// or a state that refuses the change, comes back 303 with the reason.
+// /mock/ui/casefiles/{id}/signers/{signerId}/request/email with the form field
+// email: the signer's signing request gets that address, as PUT
+// /api/v1/signingrequests/{id} does
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#signing-requests),
+// then 303 to the case files view. An address that is not one, or a state that
+// refuses the change, comes back 303 with the reason.
 func (d *Dashboard) HandleChangeEmail(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, d.cfg.MaxBodyBytes)
 	cf, sg, err := signerIDs(r)

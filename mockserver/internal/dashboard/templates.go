@@ -8,14 +8,14 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/pages"
 )
 
-// pageHTML is every view of the dashboard inside the pages' layout: the
-// nav, the note of the last action, and the view named by .Active. Tables
-// have fixed column widths, so that long ids, addresses and URLs wrap
-// instead of taking the row; on a screen narrower than a table's minimum
-// width (56rem) every table's rows become blocks, each cell on its own
-// line after its column's name, so that no table is wider than the screen
-// and each button sits beside the name of whom or what it acts on
-// (docs/mockserver.md, "Dashboard").
+// pageHTML is every view of the dashboard inside the pages' layout: the nav,
+// the note of the last action, and the view named by .Active. Tables have fixed
+// column widths, so that long ids, addresses and URLs wrap instead of taking
+// the row; on a screen narrower than a table's minimum width (56rem) every
+// table's rows become blocks, each cell on its own line after its column's
+// name, so that no table is wider than the screen and each button sits beside
+// the name of whom or what it acts on
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#dashboard).
 const pageHTML = `{{define "main"}}<style>
 main{max-width:76rem}
 nav.tabs{display:flex;flex-wrap:wrap;gap:.5rem;margin:0 0 1.5rem}

@@ -1,8 +1,9 @@
 package faults
 
 // APIRefinements answers the units of a fault's numbers, for the OpenAPI
-// description (docs/mockserver.md, "OpenAPI description"): the same for
-// the fault given (FaultSpec) and the fault listed (Fault).
+// description
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description):
+// the same for the fault given (FaultSpec) and the fault listed (Fault).
 func APIRefinements() map[string]map[string]map[string]any {
 	units := func() map[string]map[string]any {
 		return map[string]map[string]any{

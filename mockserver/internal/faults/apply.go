@@ -17,7 +17,7 @@ func (fs *Store) Middleware(next http.Handler) http.Handler { return &faulting{f
 
 // faulting is the handler Middleware answers. It is on the way of every
 // request, so its frame stays small while no fault is set
-// (docs/mockserver.md, "Stack depth").
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#stack-depth).
 type faulting struct {
 	fs   *Store
 	next http.Handler

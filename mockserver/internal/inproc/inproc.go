@@ -22,13 +22,13 @@ type Transport struct{ Handler http.Handler }
 // servedKey marks the context of a request that Transport serves.
 type servedKey struct{}
 
-// Served reports whether r is served in process by a Transport: it reached
-// the handler without a connection, so no browser can have sent it. A
-// request that came over a connection carries the listener's context
-// (http.LocalAddrContextKey) instead; the Host rule of docs/mockserver.md
-// ("Who may drive the control API") applies only to those. The mark is
-// needed because a request built from a handler's own context carries
-// that listener's context too.
+// Served reports whether r is served in process by a Transport: it reached the
+// handler without a connection, so no browser can have sent it. A request that
+// came over a connection carries the listener's context
+// (http.LocalAddrContextKey) instead; the Host rule of
+// https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#who-may-drive-the-control-api
+// applies only to those. The mark is needed because a request built from a
+// handler's own context carries that listener's context too.
 func Served(r *http.Request) bool {
 	v, _ := r.Context().Value(servedKey{}).(bool)
 	return v

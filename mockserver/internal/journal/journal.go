@@ -19,11 +19,12 @@ type Entry struct {
 	At     time.Time `json:"at"`     // mock time, after it was served
 }
 
-// Journal remembers the last requests in a ring of fixed size. Every
-// request appends to it: it claims the next sequence number and copies its
-// entry into that number's slot, under the slot's own lock, which nobody
-// else wants unless the ring has come round in the meantime. Appending
-// costs O(1) and allocates nothing (docs/mockserver.md, "Journals").
+// Journal remembers the last requests in a ring of fixed size. Every request
+// appends to it: it claims the next sequence number and copies its entry into
+// that number's slot, under the slot's own lock, which nobody else wants unless
+// the ring has come round in the meantime. Appending costs O(1) and allocates
+// nothing
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#journals).
 type Journal struct {
 	slots []slot
 	next  atomic.Uint64 // sequence number of the next entry
@@ -91,7 +92,8 @@ func Middleware(j *Journal, now func() time.Time, next http.Handler) http.Handle
 }
 
 // recording is the handler Middleware answers; as it is on the way of every
-// request, its frame stays small (docs/mockserver.md, "Stack depth").
+// request, its frame stays small
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#stack-depth).
 type recording struct {
 	j    *Journal
 	now  func() time.Time

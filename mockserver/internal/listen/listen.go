@@ -1,6 +1,6 @@
-// Package listen keeps the mock's listener healthy: it cuts off a client
-// whose request body stops making progress (docs/mockserver.md,
-// "Connections").
+// Package listen keeps the mock's listener healthy: it cuts off a client whose
+// request body stops making progress
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#connections).
 package listen
 
 import (
@@ -52,9 +52,10 @@ func ProgressDeadline(next http.Handler, d time.Duration, log *slog.Logger) http
 	return &progressDeadline{next: next, d: d, log: log}
 }
 
-// progressDeadline is the handler ProgressDeadline answers. A request
-// without a body passes through a small frame (docs/mockserver.md, "Stack
-// depth"); one with a body is served by withDeadline.
+// progressDeadline is the handler ProgressDeadline answers. A request without a
+// body passes through a small frame
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#stack-depth);
+// one with a body is served by withDeadline.
 type progressDeadline struct {
 	next http.Handler
 	d    time.Duration

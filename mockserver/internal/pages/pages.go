@@ -1,7 +1,8 @@
 // Package pages is what every HTML page of the mock shares: one layout
-// (language, viewport, title), one small responsive stylesheet, and the
-// pages' fixed texts in the platform's languages (docs/mockserver.md,
-// "Pages"). The public form pages and the signing pages build on it.
+// (language, viewport, title), one small responsive stylesheet, and the pages'
+// fixed texts in the platform's languages
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#pages).
+// The public form pages and the signing pages build on it.
 package pages
 
 import (

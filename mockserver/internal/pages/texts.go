@@ -34,7 +34,8 @@ type Text struct {
 	PageNotFoundTitle, PageNotFound                                       string
 }
 
-// texts holds the languages of the platform (docs/platform.md, "Forms").
+// texts holds the languages of the platform
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1).
 var texts = map[string]*Text{
 	"en": {
 		PageNotFoundTitle: "Page not found", PageNotFound: "There is no page at this address. Check that you copied all of the link.",

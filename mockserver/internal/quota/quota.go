@@ -1,6 +1,6 @@
-// Package quota counts what each customer stores against the mock's
-// per-account limits and answers the 507 of a limit that is reached
-// (docs/mockserver.md, "Limits").
+// Package quota counts what each customer stores against the mock's per-account
+// limits and answers the 507 of a limit that is reached
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#limits).
 package quota
 
 import (

@@ -1,8 +1,8 @@
 package send
 
-// APIShapes answers the JSON values the Send service answers and reads, by
-// the name the OpenAPI description gives them (docs/mockserver.md,
-// "OpenAPI description").
+// APIShapes answers the JSON values the Send service answers and reads, by the
+// name the OpenAPI description gives them
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
 func APIShapes() map[string]any {
 	return map[string]any{
 		"QueueJob":       queueStatusJSON{},
@@ -31,11 +31,12 @@ type base64Document struct {
 	PDF []byte `json:"pdf"`
 }
 
-// OpenAPISchema says what a FlexTime reads (apidoc.Describer): integer
-// unix seconds, as the platform documents them, or an RFC 3339 string,
-// which the mock also takes; null is no time (docs/platform.md, "Send").
-// The mock never writes a FlexTime: the case file's details give the
-// times back as integer unix seconds.
+// OpenAPISchema says what a FlexTime reads (apidoc.Describer): integer unix
+// seconds, as the platform documents them, or an RFC 3339 string, which the
+// mock also takes; null is no time
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+// The mock never writes a FlexTime: the case file's details give the times back
+// as integer unix seconds.
 func (FlexTime) OpenAPISchema() map[string]any {
 	return map[string]any{
 		"nullable": true,
@@ -48,10 +49,11 @@ func (FlexTime) OpenAPISchema() map[string]any {
 	}
 }
 
-// APIRefinements answers what the description says of the Send shapes
-// beyond their Go types: shape → property (a dotted path through objects
-// and arrays' items) → the schema keywords to add. The units of numbers
-// are in their descriptions (docs/platform.md, "Send").
+// APIRefinements answers what the description says of the Send shapes beyond
+// their Go types: shape → property (a dotted path through objects and arrays'
+// items) → the schema keywords to add. The units of numbers are in their
+// descriptions
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 func APIRefinements() map[string]map[string]map[string]any {
 	out := map[string]map[string]map[string]any{}
 	for _, shape := range []string{"SendDefinition", "SendDefinitionBase64"} {

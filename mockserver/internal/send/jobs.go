@@ -12,7 +12,9 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/ids"
 )
 
-// Job states of the queue status check (docs/platform.md, "Queue status").
+// Job states of the queue status check
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// "Queue status").
 const (
 	jobPending    = "pending"
 	jobProcessing = "processing"
@@ -21,9 +23,10 @@ const (
 	jobDuplicate  = "aborted_duplicated"
 )
 
-// duplicateWindow is how long, in mock time from a Job's acceptance, the
-// same payload from the same user is refused as a duplicate
-// (docs/platform.md, "Duplicates").
+// duplicateWindow is how long, in mock time from a Job's acceptance, the same
+// payload from the same user is refused as a duplicate
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// "Duplicates").
 const duplicateWindow = 24 * time.Hour
 
 // Job is a queued case file creation.

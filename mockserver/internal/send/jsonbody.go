@@ -16,13 +16,13 @@ import (
 
 // readJSONUpload reads the body of the JSON create route:
 // {"caseFile":{...,"documents":[{...,"pdf":"<base64>"}]}}
-// (docs/platform.md, "Send"). The body is read once, byte by byte through
-// a buffer (jsonscan.go): each document's pdf is decoded to its own file on
-// disk as it streams past and is left out of the definition, which is
-// copied as sent into memory, bounded by MaxBodyBytes. Memory therefore
-// holds the definition without the documents' content and a fixed buffer,
-// whatever the size of the documents. The payload hash is SHA-256 over the
-// body exactly as received.
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+// The body is read once, byte by byte through a buffer (jsonscan.go): each
+// document's pdf is decoded to its own file on disk as it streams past and is
+// left out of the definition, which is copied as sent into memory, bounded by
+// MaxBodyBytes. Memory therefore holds the definition without the documents'
+// content and a fixed buffer, whatever the size of the documents. The payload
+// hash is SHA-256 over the body exactly as received.
 func (svc *Service) readJSONUpload(r *http.Request) (*upload, error) {
 	if r.Header.Get("Content-Type") != "" { // none is taken as JSON
 		if err := wire.RequireJSON(r); err != nil {

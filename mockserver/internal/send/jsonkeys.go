@@ -13,15 +13,15 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// The keys of a create request's definition are read exactly, as the
-// platform's schema names them (docs/platform.md, "Send"). encoding/json,
-// which decodes the definition, matches keys without regard to case, and
-// takes the last of two equal keys; the JSON route's scanner matches
-// caseFile, documents and pdf exactly. So that both read the same keys, a
-// key that matches a known one only in case, or a key given twice, in an
-// object the mock reads is refused before the definition is decoded. Other
-// keys are accepted and not read: the vendor's schemas do not close their
-// objects.
+// The keys of a create request's definition are read exactly, as the platform's
+// schema names them
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+// encoding/json, which decodes the definition, matches keys without regard to
+// case, and takes the last of two equal keys; the JSON route's scanner matches
+// caseFile, documents and pdf exactly. So that both read the same keys, a key
+// that matches a known one only in case, or a key given twice, in an object the
+// mock reads is refused before the definition is decoded. Other keys are
+// accepted and not read: the vendor's schemas do not close their objects.
 
 // shape is the keys of an object the mock reads, and the objects it reads
 // under them.

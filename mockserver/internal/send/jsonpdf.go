@@ -6,9 +6,9 @@ import (
 	"strconv"
 )
 
-// The JSON create route's pdf values: each is base64 text decoded into a
-// file of the upload as the body streams, never held whole in memory
-// (docs/mockserver.md, "Send, signing simulation, events and emails").
+// The JSON create route's pdf values: each is base64 text decoded into a file
+// of the upload as the body streams, never held whole in memory
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#send-signing-simulation-events-and-emails).
 
 // pdf reads the value of document i's pdf, whose first byte is c: a
 // string is decoded from base64 into a file as it is read; anything else,

@@ -11,9 +11,10 @@ import (
 // ones.
 const maxLimitKeys = 100_000
 
-// rateLimiter allows each key at most limit events per sliding window of
-// its own clock. The queue status check uses it with the wall clock
-// (docs/platform.md, "Queue status"). It is safe for concurrent use.
+// rateLimiter allows each key at most limit events per sliding window of its
+// own clock. The queue status check uses it with the wall clock
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// "Queue status"). It is safe for concurrent use.
 type rateLimiter struct {
 	mu     sync.Mutex
 	limit  int

@@ -7,8 +7,10 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// maxProblems is the most problems a refusal lists in its details; its
-// message says how many there were (docs/mockserver.md, "Send bounds").
+// maxProblems is the most problems a refusal lists in its details; its message
+// says how many there were
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#send-signing-simulation-events-and-emails,
+// "Send bounds").
 const maxProblems = 100
 
 // problems collects the problems of a create request: the first
@@ -49,8 +51,9 @@ func (p *problems) err() error {
 	return e
 }
 
-// errTooManyDocuments refuses a create request past the bound on its
-// documents (docs/platform.md, "Send"); field names what went past it.
+// errTooManyDocuments refuses a create request past the bound on its documents
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1);
+// field names what went past it.
 func errTooManyDocuments(field string, limit int) error {
 	msg := fmt.Sprintf("a create request carries at most %d documents (the mock's bound: mockserver.WithMaxDocuments, -max-documents); this one has more", limit)
 	return &wire.Error{Status: http.StatusBadRequest, Code: "bad_request", Message: msg,

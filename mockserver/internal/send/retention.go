@@ -2,15 +2,16 @@ package send
 
 import "time"
 
-// Job retention (docs/mockserver.md, "Job retention"): the platform
-// forgets jobs after a while (its connector: the job "has expired or been
-// deleted"), and so does the mock when Config.JobRetention is set. A job
-// that has ended (completed, failed or aborted as a duplicate) is
-// forgotten JobRetention of mock time after it ended: its status check
-// then answers the 404 of an unknown job, and its place among the
-// customer's jobs (Limits.Jobs) is given back. A pending or processing job
-// is never forgotten. Duplicate detection does not depend on retention: a
-// forgotten job's payload still counts for the rest of its 24-hour window.
+// Job retention
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#job-retention):
+// the platform forgets jobs after a while (its connector: the job "has expired
+// or been deleted"), and so does the mock when Config.JobRetention is set. A
+// job that has ended (completed, failed or aborted as a duplicate) is forgotten
+// JobRetention of mock time after it ended: its status check then answers the
+// 404 of an unknown job, and its place among the customer's jobs (Limits.Jobs)
+// is given back. A pending or processing job is never forgotten. Duplicate
+// detection does not depend on retention: a forgotten job's payload still
+// counts for the rest of its 24-hour window.
 
 // ended reports whether a job has reached a final state.
 func (j *Job) ended() bool {

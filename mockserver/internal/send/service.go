@@ -51,9 +51,10 @@ type Config struct {
 	Links func(caseFileID int64, r *http.Request) []Link
 }
 
-// DefaultMaxDocuments is the most documents a create request carries
-// unless Config says otherwise: the mock's choice, as no vendor source
-// gives the platform's (docs/platform.md, "Send").
+// DefaultMaxDocuments is the most documents a create request carries unless
+// Config says otherwise: the mock's choice, as no vendor source gives the
+// platform's
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const DefaultMaxDocuments = 1000
 
 // Service holds the jobs. Its methods are safe for concurrent use.
@@ -94,12 +95,13 @@ func (svc *Service) maxDocuments() int {
 // Count answers how many jobs there are.
 func (svc *Service) Count() int { return svc.jobs.count() }
 
-// HandleCreate is POST {Send}/api/v1/casefiles/20251022/create: it
-// streams the multipart upload to disk, validates it (nothing kept when it
-// fails), queues a job that runs after the job delay, and answers 200 (as
-// the vendor's collection asserts; docs/platform.md, "Send") with the job's
-// uuid and payloadHash, both at the top level and in jobs[0]. A duplicate
-// payload is accepted the same way; its job ends aborted_duplicated
+// HandleCreate is POST {Send}/api/v1/casefiles/20251022/create: it streams the
+// multipart upload to disk, validates it (nothing kept when it fails), queues a
+// job that runs after the job delay, and answers 200 (as the vendor's
+// collection asserts;
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1)
+// with the job's uuid and payloadHash, both at the top level and in jobs[0]. A
+// duplicate payload is accepted the same way; its job ends aborted_duplicated
 // (queue.go). A refused input is answered as the platform does (refusal).
 func (svc *Service) HandleCreate(w http.ResponseWriter, r *http.Request) error {
 	return refusal(svc.create(w, r, svc.readUpload))
@@ -152,11 +154,12 @@ func (svc *Service) create(w http.ResponseWriter, r *http.Request, read func(*ht
 	return nil
 }
 
-// refusal turns the refusal of a create request's input (a malformed body,
-// a wrong media type, a broken rule) into the platform's answer: 400
-// {"error":"Bad Request","message","statusCode":400}, with the mock's
-// details beside them (docs/platform.md, "Send"). Other errors (401, 413,
-// the limits' 409, 429 and 507) pass unchanged.
+// refusal turns the refusal of a create request's input (a malformed body, a
+// wrong media type, a broken rule) into the platform's answer: 400
+// {"error":"Bad Request","message","statusCode":400}, with the mock's details
+// beside them
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+// Other errors (401, 413, the limits' 409, 429 and 507) pass unchanged.
 func refusal(err error) error {
 	var we *wire.Error
 	if !errors.As(err, &we) {

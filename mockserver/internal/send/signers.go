@@ -16,8 +16,9 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/format"
 )
 
-// Signer is a signer of the data part, with every field the vendor
-// documents (docs/platform.md, "Send": signer fields).
+// Signer is a signer of the data part, with every field the vendor documents
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// signer fields).
 type Signer struct {
 	Name                   string   `json:"name"`
 	Email                  string   `json:"email"`
@@ -48,9 +49,10 @@ type Signer struct {
 }
 
 // Enumerations of the vendor's Send schema: the connector's enums
-// (docs/platform.md, "Send"). The SDK passes values outside them on (the
-// platform extends these lists); the mock refuses them, as a vendor source
-// rules them out, with a message that names the accepted values.
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+// The SDK passes values outside them on (the platform extends these lists); the
+// mock refuses them, as a vendor source rules them out, with a message that
+// names the accepted values.
 var (
 	sendLanguages      = []string{"en", "da", "sv", "nl", "fr", "fi", "no", "de"}
 	sendSSNTypes       = []string{"legacy", "dk:cpr", "se:pin", "no:nin", "be:nrn", "fi:pic", "google:oidc", "microsoft:oidc", "sms"}
@@ -187,8 +189,9 @@ func jsonKind(t reflect.Type) string {
 
 // FlexTime is a time of the data part: integer unix seconds, as the vendor
 // documents, or an RFC 3339 string, which the mock also takes
-// (docs/platform.md, "Send"). Decoding never fails, so that every field
-// gets its own problem: check reports a malformed value.
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+// Decoding never fails, so that every field gets its own problem: check reports
+// a malformed value.
 type FlexTime struct {
 	t   time.Time
 	bad bool

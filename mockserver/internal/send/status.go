@@ -11,9 +11,10 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// queueStatusJSON is the answer of the queue status check, with every
-// field the vendor's QueueJob schema requires (docs/platform.md, "Queue
-// status"). payload is the data part of the create request as sent.
+// queueStatusJSON is the answer of the queue status check, with every field the
+// vendor's QueueJob schema requires
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// "Queue status"). payload is the data part of the create request as sent.
 type queueStatusJSON struct {
 	UUID         string          `json:"uuid"`
 	Type         string          `json:"type"`
@@ -47,8 +48,10 @@ type Link struct {
 	SigningLink string `json:"signingLink"`
 }
 
-// StatusLimit is how many status checks one (uuid, payloadHash) pair may
-// make per minute of wall-clock time (docs/platform.md, "Queue status").
+// StatusLimit is how many status checks one (uuid, payloadHash) pair may make
+// per minute of wall-clock time
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// "Queue status").
 const StatusLimit = 20
 
 // HandleStatus is POST {Send}/api/v1/queue/public/status (no token):

@@ -220,10 +220,11 @@ type diskError struct{ err error }
 func (e *diskError) Error() string { return "save upload: " + e.err.Error() }
 func (e *diskError) Unwrap() error { return e.err }
 
-// answer is the Send answer to a disk failure: 500 with the code
-// disk_error, naming no path (the text stays in the error chain, for the
-// server's log). Its own code tells it apart from an internal error, which
-// no answer should ever be (docs/mockserver.md, "OpenAPI description").
+// answer is the Send answer to a disk failure: 500 with the code disk_error,
+// naming no path (the text stays in the error chain, for the server's log). Its
+// own code tells it apart from an internal error, which no answer should ever
+// be
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
 func (e *diskError) answer() error {
 	return fmt.Errorf("read upload: %w: %w", &wire.Error{Status: http.StatusInternalServerError, Code: "disk_error",
 		Message: "the mock could not save the upload on its disk"}, e)

@@ -19,8 +19,10 @@ type definition struct {
 	CaseFile *CaseFile `json:"caseFile"`
 }
 
-// CaseFile is the caseFile object of the data part, with every field
-// the vendor documents (docs/platform.md, "Send": caseFile fields).
+// CaseFile is the caseFile object of the data part, with every field the vendor
+// documents
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// caseFile fields).
 type CaseFile struct {
 	Title                     string     `json:"title"`
 	Signers                   []Signer   `json:"signers"`
@@ -37,8 +39,9 @@ type CaseFile struct {
 	DisableNotificationsOwner bool       `json:"disableNotificationsOwner"`
 	DisableEmailAttachments   bool       `json:"disableEmailAttachments"`
 	CCRecipients              []CC       `json:"ccRecipients"`
-	// SenderName and the case-level AccessControl are in the vendor's
-	// agent skill's schema, not the connector's (docs/platform.md, "Send").
+	// SenderName and the case-level AccessControl are in the vendor's agent
+	// skill's schema, not the connector's
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 	SenderName    string `json:"senderName"`
 	AccessControl bool   `json:"accessControl"`
 }
@@ -74,8 +77,10 @@ const (
 	maxSender = 255
 )
 
-// validateSend checks a Send upload and answers its definition, or one
-// problem per rule broken (docs/platform.md, "Send": caseFile fields).
+// validateSend checks a Send upload and answers its definition, or one problem
+// per rule broken
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// caseFile fields).
 func validate(up *upload, now time.Time) (*CaseFile, problems) {
 	var p problems
 	p.addAll(up.problems)

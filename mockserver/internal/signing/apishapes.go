@@ -1,9 +1,9 @@
 package signing
 
-// APIShapes answers the JSON values the signing service and its control
-// routes answer, by the name the OpenAPI description gives them
-// (docs/mockserver.md, "OpenAPI description"): the case file, the outbox,
-// the event log, and the parts of an event's body.
+// APIShapes answers the JSON values the signing service and its control routes
+// answer, by the name the OpenAPI description gives them
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description):
+// the case file, the outbox, the event log, and the parts of an event's body.
 func APIShapes() map[string]any {
 	return map[string]any{
 		"CaseFile":             CaseFileJSON{},
@@ -33,8 +33,9 @@ func APIRefinements() map[string]map[string]map[string]any {
 	}
 }
 
-// EventShape is the body of one event type, as the mock's OpenAPI
-// description gives it (docs/mockserver.md, "OpenAPI description"):
+// EventShape is the body of one event type, as the mock's OpenAPI description
+// gives it
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description):
 // {"topic","eventType","eventTime","payload"}.
 type EventShape struct {
 	Type      string // the X-Event-Type, such as sign.casefile.completed

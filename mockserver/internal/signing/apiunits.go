@@ -4,13 +4,13 @@ import "slices"
 
 // unixSeconds is the description of a time the signing service writes:
 // integer unix seconds, as the platform's case file details give them
-// (docs/platform.md, "Case files").
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi).
 const unixSeconds = "Integer unix seconds"
 
-// UnitRefinements answers the units of the numbers the signing service
-// writes and reads, for their descriptions in the OpenAPI description:
-// shape → property (a dotted path) → keywords (docs/mockserver.md,
-// "OpenAPI description").
+// UnitRefinements answers the units of the numbers the signing service writes
+// and reads, for their descriptions in the OpenAPI description: shape →
+// property (a dotted path) → keywords
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
 func UnitRefinements() map[string]map[string]map[string]any {
 	desc := func(s string) map[string]any { return map[string]any{"description": s} }
 	reminder := desc("Days between reminder emails to the signer while they have not signed; 0: no reminders.")

@@ -72,9 +72,9 @@ func signerActionRules() map[string]signerActionRule {
 		ActionReject:        {from: active, Event: evSignerRejected, to: sgRejected},
 		ActionBounce:        {from: active, needEmail: true, Event: evSignerBounce, to: -1},
 		ActionUndeliverable: {from: []int{sgPending}, needEmail: true, Event: evSignerUndeliver, to: sgUndeliverable},
-		// Only a signer whose round has not started can be removed: once
-		// asked to sign, a signer signs or rejects (docs/mockserver.md,
-		// "Dashboard").
+		// Only a signer whose round has not started can be removed: once asked
+		// to sign, a signer signs or rejects
+		// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#dashboard).
 		ActionDelete: {from: []int{sgNew}, Event: evSignerDeleted, to: sgDeleted},
 	}
 }

@@ -10,9 +10,9 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// Reasons: a rejecting signer's rejectReason and a failed case file's
-// errors (docs/platform.md, Signing service; docs/mockserver.md, "Send,
-// signing simulation, events and emails").
+// Reasons: a rejecting signer's rejectReason and a failed case file's errors
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi;
+// https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#send-signing-simulation-events-and-emails).
 
 // MaxReasonChars bounds a reject reason and a failure reason, in
 // characters: the platform states no limit, the mock keeps its memory
@@ -144,10 +144,12 @@ func (s *Control) CtlFail(w http.ResponseWriter, r *http.Request) error {
 	return s.writeCaseFile(w, id)
 }
 
-// HandleCaseFileErrors is GET {Sign}/api/v1/casefiles/{casefileId}/errors:
-// a JSON array of strings, the reasons a failed case file failed; [] for
-// any other (docs/platform.md, "Case file errors"). Access as GET of the
-// case file: 404 unknown or another customer's, 403 another user's.
+// HandleCaseFileErrors is GET {Sign}/api/v1/casefiles/{casefileId}/errors: a
+// JSON array of strings, the reasons a failed case file failed; [] for any
+// other
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Case file errors"). Access as GET of the case file: 404 unknown or another
+// customer's, 403 another user's.
 func (s *Service) HandleCaseFileErrors(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {

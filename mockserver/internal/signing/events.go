@@ -201,8 +201,9 @@ type EventJSON struct {
 }
 
 // CtlEvents is GET /mock/events[?customerId=n][&after=seq]: the event log.
-// Another parameter is a 400 that names it, and so is a value that is not
-// a non-negative integer (docs/mockserver.md, "Journals").
+// Another parameter is a 400 that names it, and so is a value that is not a
+// non-negative integer
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#journals).
 func (s *Control) CtlEvents(w http.ResponseWriter, r *http.Request) error {
 	if err := wire.OnlyParams(r, "customerId", "after"); err != nil {
 		return err

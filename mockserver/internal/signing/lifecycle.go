@@ -8,11 +8,12 @@ import (
 )
 
 // HandleDeleteCaseFile is DELETE {Sign}/api/v1/casefiles/{casefileId}: it
-// deletes a case file the user may read that is not completed: 200 with
-// the case file as it was, status 3 (deleted), and from then on the case
-// file, its documents and its signing links answer 404. A completed (or
-// signed, or anonymized) case file cannot be deleted: 409, nothing changes
-// (docs/platform.md, "Delete").
+// deletes a case file the user may read that is not completed: 200 with the
+// case file as it was, status 3 (deleted), and from then on the case file, its
+// documents and its signing links answer 404. A completed (or signed, or
+// anonymized) case file cannot be deleted: 409, nothing changes
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Delete").
 func (s *Service) HandleDeleteCaseFile(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
@@ -70,10 +71,12 @@ func (s *Service) deleteCaseFile(id int64) (CaseFileJSON, error) {
 
 // AnonymizeCaseFile anonymizes a finished case file (completed, rejected,
 // expired or failed), as the platform does after its retention period: the
-// status becomes 8 (anonymized), the names, emails and identity numbers of
-// its signers and CC recipients are blanked and its signing links stop
-// working; documents stay. An unknown case file is a 404 error, one that
-// is not finished a 409 error (docs/platform.md, "Case file status").
+// status becomes 8 (anonymized), the names, emails and identity numbers of its
+// signers and CC recipients are blanked and its signing links stop working;
+// documents stay. An unknown case file is a 404 error, one that is not finished
+// a 409 error
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Case file status").
 func (s *Control) AnonymizeCaseFile(caseFileID int64) error {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()

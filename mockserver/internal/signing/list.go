@@ -13,7 +13,9 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// Paging of GET {Sign}/api/v1/casefiles (docs/platform.md, "List").
+// Paging of GET {Sign}/api/v1/casefiles
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "List").
 const (
 	defaultPerPage = 100
 	maxPerPage     = 1000
@@ -69,21 +71,23 @@ type sortKey struct {
 }
 
 // caseFileSortFields are the fields a list can be sorted by
-// (docs/platform.md, "List"): the last four are times a case file may lack.
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "List"): the last four are times a case file may lack.
 var caseFileSortFields = []string{"created", "id", "title", "status", "updated", "completed", "activated", "expireAt", "sendAt"}
 
 // parseCaseFileQuery reads the filters status (comma-separated), title,
-// metaData, reference, ids and folderIds (comma-separated, positive), the
-// time windows createdAfter/createdBefore, completedAfter/completedBefore
-// (when the case file completed), activatedAfter/activatedBefore,
-// expiresAfter/expiresBefore (expireAt) and updatedAfter/updatedBefore
-// (unix seconds or RFC 3339; each bound exclusive; a case file without
-// that time matches no bound on it), the order sort (fields,
-// comma-separated, "-" for descending; default -created) with the SDKs'
-// order=asc|desc, and the paging: with the header x-paginate: true, page
-// (from 1) and perPage or per_page (default 100); else the PHP SDK's limit
-// and offset. Malformed values are one 422 naming each parameter
-// (docs/platform.md, "List").
+// metaData, reference, ids and folderIds (comma-separated, positive), the time
+// windows createdAfter/createdBefore, completedAfter/completedBefore (when the
+// case file completed), activatedAfter/activatedBefore,
+// expiresAfter/expiresBefore (expireAt) and updatedAfter/updatedBefore (unix
+// seconds or RFC 3339; each bound exclusive; a case file without that time
+// matches no bound on it), the order sort (fields, comma-separated, "-" for
+// descending; default -created) with the SDKs' order=asc|desc, and the paging:
+// with the header x-paginate: true, page (from 1) and perPage or per_page
+// (default 100); else the PHP SDK's limit and offset. Malformed values are one
+// 422 naming each parameter
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "List").
 func parseCaseFileQuery(r *http.Request) (caseFileQuery, error) {
 	q := r.URL.Query()
 	var p wire.Problems
@@ -223,11 +227,13 @@ func (cq *caseFileQuery) matches(cf *CaseFile) bool {
 		cq.updated.contains(cf.Updated)
 }
 
-// compare orders two case files by the query's sort keys, then by id in
-// the direction of the first key, so the order is total and pages neither
-// skip nor repeat a case file. On the optional times (completed, activated,
-// expireAt, sendAt) a case file without the time comes after every case
-// file with one, in either direction (docs/platform.md, "List").
+// compare orders two case files by the query's sort keys, then by id in the
+// direction of the first key, so the order is total and pages neither skip nor
+// repeat a case file. On the optional times (completed, activated, expireAt,
+// sendAt) a case file without the time comes after every case file with one, in
+// either direction
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "List").
 func (cq *caseFileQuery) compare(a, b *CaseFile) int {
 	for _, k := range cq.sort {
 		if ta, tb, ok := optionalTimes(k.field, a, b); ok {
@@ -294,13 +300,14 @@ func compareField(field string, a, b *CaseFile) int {
 	return 0
 }
 
-// HandleListCaseFiles is GET {Sign}/api/v1/casefiles: the case files the
-// user may read (their own; a super API user's or the shared folder's
-// within the customer), filtered and sorted as parseCaseFileQuery reads,
-// as a bare JSON array. With x-paginate: true it answers one page and, while
-// more follow, a Link header to the next one, rel="next", carrying page and
-// both perPage and per_page (the .NET SDK reads per_page from it;
-// docs/platform.md, "List").
+// HandleListCaseFiles is GET {Sign}/api/v1/casefiles: the case files the user
+// may read (their own; a super API user's or the shared folder's within the
+// customer), filtered and sorted as parseCaseFileQuery reads, as a bare JSON
+// array. With x-paginate: true it answers one page and, while more follow, a
+// Link header to the next one, rel="next", carrying page and both perPage and
+// per_page (the .NET SDK reads per_page from it;
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "List").
 func (s *Service) HandleListCaseFiles(w http.ResponseWriter, r *http.Request) error {
 	cq, err := parseCaseFileQuery(r)
 	if err != nil {

@@ -25,11 +25,12 @@ func sortedIDs(t *testing.T, query string, files []*CaseFile) []int64 {
 	return ids
 }
 
-// TestSortByOptionalTimes sorts by completed, activated, expireAt and
-// sendAt in both directions (docs/platform.md, "List"): a case file
-// without the time comes last either way, equal seconds are ordered by id
-// in the direction of the key, and sub-second differences do not count
-// (the wire shows seconds).
+// TestSortByOptionalTimes sorts by completed, activated, expireAt and sendAt in
+// both directions
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "List"): a case file without the time comes last either way, equal seconds
+// are ordered by id in the direction of the key, and sub-second differences do
+// not count (the wire shows seconds).
 func TestSortByOptionalTimes(t *testing.T) {
 	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	at := func(sec int, nanos int) time.Time {

@@ -15,8 +15,8 @@ import (
 )
 
 // CaseFileJSON is a case file as the signing service shows it
-// (docs/platform.md, "Signing service"). Times are unix seconds; those not
-// reached yet are null.
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi).
+// Times are unix seconds; those not reached yet are null.
 type CaseFileJSON struct {
 	ID                        int64          `json:"id"`
 	Title                     string         `json:"title"`
@@ -201,8 +201,9 @@ func (s *state) writeCaseFile(w http.ResponseWriter, id int64) error {
 	return nil
 }
 
-// HandleGetCaseFile is GET {Sign}/api/v1/casefiles/{casefileId}, and the
-// same under /api/v3 (docs/platform.md, "Signing service").
+// HandleGetCaseFile is GET {Sign}/api/v1/casefiles/{casefileId}, and the same
+// under /api/v3
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi).
 func (s *Service) HandleGetCaseFile(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "casefileId")
 	if err != nil {
@@ -248,11 +249,13 @@ func (s *state) documentFor(documentID string, u *user, wantSigned *bool) (docCo
 }
 
 // HandleDocumentContent is GET {Sign}/api/v3/documents/{documentId}/content
-// (and /api/v1/..., the Connector's path). The path segment is the
-// document's integer id; a segment that is not all digits is read as the
-// string documentId key, which older callers sent. Accept application/pdf
-// (or none) → the PDF; application/json → {"content":"<base64>","signed":bool};
-// ?signed=false → the original (docs/platform.md, "Document content").
+// (and /api/v1/..., the Connector's path). The path segment is the document's
+// integer id; a segment that is not all digits is read as the string documentId
+// key, which older callers sent. Accept application/pdf (or none) → the PDF;
+// application/json → {"content":"<base64>","signed":bool}; ?signed=false → the
+// original
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Document content").
 func (s *Service) HandleDocumentContent(w http.ResponseWriter, r *http.Request) error {
 	var want *bool
 	switch r.URL.Query().Get("signed") {

@@ -7,7 +7,9 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/ids"
 )
 
-// Case file statuses (docs/platform.md, "Case file status").
+// Case file statuses
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Case file status").
 const (
 	cfNew        = 0
 	cfPending    = 1
@@ -20,7 +22,9 @@ const (
 	cfAnonymized = 8
 )
 
-// Signer statuses (docs/platform.md, "Signer status").
+// Signer statuses
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Signer status").
 const (
 	sgNew           = 0
 	sgPending       = 1

@@ -12,12 +12,12 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// signingPageHTML is the page behind a signing link, inside the pages'
-// layout: what happened last, where the case file stands, every signer's
-// progress, the documents, and while the signer is to sign a Sign button
-// and a Reject link that asks for confirmation first. Sign and Reject post
-// and are redirected back here (Post/Redirect/Get), so a refresh never
-// posts again (docs/mockserver.md, "Pages").
+// signingPageHTML is the page behind a signing link, inside the pages' layout:
+// what happened last, where the case file stands, every signer's progress, the
+// documents, and while the signer is to sign a Sign button and a Reject link
+// that asks for confirmation first. Sign and Reject post and are redirected
+// back here (Post/Redirect/Get), so a refresh never posts again
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#pages).
 const signingPageHTML = `{{define "main"}}<h1>{{.Title}}</h1>
 {{if .Flash}}<p class="flash" id="flash" role="status">{{.Flash}}</p>
 {{end}}<p class="status" id="status">{{.Message}}</p>

@@ -11,8 +11,9 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// The signing request routes (docs/platform.md, "Signing requests"): a
-// signer's signing request has the id signingRequest.id of the case file's
+// The signing request routes
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-requests--signapiv1signingrequestsid):
+// a signer's signing request has the id signingRequest.id of the case file's
 // JSON, and is changed, sent again and asked for its link under
 // {Sign}/api/v1/signingrequests/{id}.
 
@@ -42,7 +43,8 @@ func SigningRequestShapes() map[string]any {
 }
 
 // The limits of a signing request's fields, as on a Send signer
-// (docs/platform.md, "Send": caseFile fields).
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1,
+// caseFile fields).
 const (
 	minRequestText = 5 // each email text
 	minRequestURL  = 5 // successUrl, failUrl
@@ -169,8 +171,9 @@ func (s *state) requestView(sg *Signer) signingRequestJSON {
 }
 
 // HandleSigningRequestLink is GET {Sign}/api/v1/signingrequests/{id}/link:
-// ["<the signer's signing page URL>"] (docs/platform.md, "Signing
-// requests"). A case file that was anonymized has no links any more: 410.
+// ["<the signer's signing page URL>"]
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-requests--signapiv1signingrequestsid).
+// A case file that was anonymized has no links any more: 410.
 func (s *Service) HandleSigningRequestLink(w http.ResponseWriter, r *http.Request) error {
 	_, sg, err := s.requestFor(r)
 	if err != nil {
@@ -187,15 +190,14 @@ func (s *Service) HandleSigningRequestLink(w http.ResponseWriter, r *http.Reques
 }
 
 // HandleUpdateSigningRequest is PUT {Sign}/api/v1/signingrequests/{id}: the
-// fields the body gives change, the others stay; 200 with the signing
-// request. A field that breaks the Send rules is a 422 and nothing
-// changes; a signer who signed, rejected or was deleted, or a case file
-// that is no longer new or pending, is a 409. An email change sends no
-// email: later emails go to the new address, and a signer who was
-// undeliverable is pending again. On a pending signer with an email, an
-// email change or a new reminderInterval plans the next reminder
-// reminderInterval days from the update (docs/mockserver.md, "Signing
-// requests").
+// fields the body gives change, the others stay; 200 with the signing request.
+// A field that breaks the Send rules is a 422 and nothing changes; a signer who
+// signed, rejected or was deleted, or a case file that is no longer new or
+// pending, is a 409. An email change sends no email: later emails go to the new
+// address, and a signer who was undeliverable is pending again. On a pending
+// signer with an email, an email change or a new reminderInterval plans the
+// next reminder reminderInterval days from the update
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#signing-requests).
 func (s *Service) HandleUpdateSigningRequest(w http.ResponseWriter, r *http.Request) error {
 	cf, sg, err := s.requestFor(r)
 	if err != nil {
@@ -253,12 +255,12 @@ func (s *simulation) updateRequest(cf *CaseFile, sg *Signer, u *SigningRequestUp
 }
 
 // HandleResendSigningRequest is PATCH {Sign}/api/v1/signingrequests/{id}/send:
-// the request email goes to the signer again, at the request's current
-// address, with sign.signer.requestSent; 204. The next reminder follows
-// reminderInterval days after it. Only a signer who is asked to sign now
-// (pending, or undeliverable: the address may have been fixed on the
-// mailbox's side) and has an email can be sent it: 409 otherwise
-// (docs/mockserver.md, "Signing requests").
+// the request email goes to the signer again, at the request's current address,
+// with sign.signer.requestSent; 204. The next reminder follows reminderInterval
+// days after it. Only a signer who is asked to sign now (pending, or
+// undeliverable: the address may have been fixed on the mailbox's side) and has
+// an email can be sent it: 409 otherwise
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#signing-requests).
 func (s *Service) HandleResendSigningRequest(w http.ResponseWriter, r *http.Request) error {
 	cf, sg, err := s.requestFor(r)
 	if err != nil {

@@ -47,7 +47,8 @@ type CaseFile struct {
 	Attachments []*Attachment
 
 	// Fields of a Send definition, shown by the signing service as sent
-	// (docs/platform.md, "Send" and "Signing service").
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1 and
+	// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi).
 	Language                  string
 	Reference                 string
 	MetaData                  string
@@ -92,8 +93,9 @@ type Signer struct {
 	Status    int // see the sg… constants (signing.go)
 	RequestID int64
 
-	// Fields of a Send definition (docs/platform.md, "Send"). SSN is kept
-	// but never shown.
+	// Fields of a Send definition
+	// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
+	// SSN is kept but never shown.
 	OnBehalfOf             string
 	SSNType                string
 	SSN                    string
@@ -143,9 +145,9 @@ type Document struct {
 	signedPath string // the signed PDF on disk, once completed
 }
 
-// signatureLine is where one signer signs one document: role and sign
-// order live here on the platform, not on the signer (docs/platform.md,
-// "Signing service").
+// signatureLine is where one signer signs one document: role and sign order
+// live here on the platform, not on the signer
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi).
 type signatureLine struct {
 	ID        int64
 	SignerID  int64
@@ -174,9 +176,9 @@ func (c *caseFileStore) reset() {
 	c.nextCase, c.nextRow = 1, 1
 }
 
-// visible tells whether u may read cf: the owner; a super API user or
-// anyone when it is in a shared folder, within the customer
-// (docs/platform.md, "Signing service").
+// visible tells whether u may read cf: the owner; a super API user or anyone
+// when it is in a shared folder, within the customer
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi).
 func visible(cf *CaseFile, u *user) bool {
 	return cf.CustomerID == u.CustomerID && (cf.UserID == u.ID || u.SuperUser || cf.Shared)
 }
@@ -256,8 +258,10 @@ func (c *caseFileStore) removeLocked(cf *CaseFile) {
 	delete(c.files, cf.ID)
 }
 
-// Document answers a document by its integer id (all digits) or by its
-// string documentId key (docs/platform.md, "Document ids").
+// Document answers a document by its integer id (all digits) or by its string
+// documentId key
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
+// "Document ids").
 func (c *caseFileStore) Document(key string) *Document {
 	c.mu.RLock()
 	defer c.mu.RUnlock()

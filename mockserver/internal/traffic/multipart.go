@@ -7,8 +7,9 @@ import (
 	"mime/multipart"
 )
 
-// dataPart is the name of the Send create route's JSON part, the one part
-// of a multipart body that is recorded (docs/platform.md, "Send").
+// dataPart is the name of the Send create route's JSON part, the one part of a
+// multipart body that is recorded
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const dataPart = "data"
 
 // errCutShort closes a parts tee whose body the handler did not read to

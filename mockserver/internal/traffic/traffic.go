@@ -1,12 +1,13 @@
-// Package traffic records what a mock exchanges, for the test that checks
-// it against the mock's OpenAPI description (docs/mockserver.md, "OpenAPI
-// description"). It is a maintainer's tool: a mock records only when the
-// environment variable DirEnv names a directory, and then writes one JSON
-// line per exchange into a file of its own there. Secrets stay out: of
-// the request headers it keeps Content-Type, Accept and x-paginate only;
-// in bodies the values of secret keys (credentials, digests, tokens,
-// webhook secrets) are replaced by "redacted", and so is the token of a
-// signing link in a path. The shapes stay what they were.
+// Package traffic records what a mock exchanges, for the test that checks it
+// against the mock's OpenAPI description
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
+// It is a maintainer's tool: a mock records only when the environment variable
+// DirEnv names a directory, and then writes one JSON line per exchange into a
+// file of its own there. Secrets stay out: of the request headers it keeps
+// Content-Type, Accept and x-paginate only; in bodies the values of secret keys
+// (credentials, digests, tokens, webhook secrets) are replaced by "redacted",
+// and so is the token of a signing link in a path. The shapes stay what they
+// were.
 package traffic
 
 import (

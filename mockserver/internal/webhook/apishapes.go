@@ -1,8 +1,8 @@
 package webhook
 
-// APIShapes answers the JSON values the webhook service and its control
-// route answer and read, by the name the OpenAPI description gives them
-// (docs/mockserver.md, "OpenAPI description").
+// APIShapes answers the JSON values the webhook service and its control route
+// answer and read, by the name the OpenAPI description gives them
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#openapi-description).
 func APIShapes() map[string]any {
 	return map[string]any{
 		"Subscription":        subscriptionJSON{},

@@ -173,10 +173,11 @@ func (e *deliveryEngine) drain(subID string, q *subQueue) {
 
 // attempt makes one delivery attempt, journals it and, when it failed,
 // schedules the next one (or gives up and disables the subscription). The
-// attempt is journaled as pending before its request leaves, so that a
-// receiver that reads the journal on getting the event finds it there
-// (docs/mockserver.md, "Webhook delivery"), and completed with its outcome
-// once the receiver answered or the attempt failed.
+// attempt is journaled as pending before its request leaves, so that a receiver
+// that reads the journal on getting the event finds it there
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#webhook-delivery),
+// and completed with its outcome once the receiver answered or the attempt
+// failed.
 func (e *deliveryEngine) attempt(d *delivery) {
 	sub, ok := e.svc.subs.current(d.subID, d.gen, d.typ)
 	if !ok {
@@ -194,9 +195,9 @@ func (e *deliveryEngine) attempt(d *delivery) {
 		entry.Outcome, entry.Error = OutcomeFailed, err.Error()
 	}
 	// Completed in place; or, when the journal (JournalSize attempts) came
-	// round while it was in flight, journaled again as the newest entry,
-	// so that its outcome is not lost; after a reset, forgotten
-	// (docs/mockserver.md, "Webhook delivery").
+	// round while it was in flight, journaled again as the newest entry, so
+	// that its outcome is not lost; after a reset, forgotten
+	// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#webhook-delivery).
 	_ = e.svc.deliveries.Complete(pos, entry)
 	if err != nil {
 		e.failed(d, at)
@@ -261,7 +262,7 @@ func NewDeliveryRequest(ctx context.Context, endpoint, secret, eventID, typ stri
 }
 
 // signEvent answers the X-Event-Signature value for a delivery
-// (docs/platform.md, "Delivery"): t=<unix>,h=content-type x-event-id x-event-type,v1=<hex> where
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#delivery-to-the-integrator): t=<unix>,h=content-type x-event-id x-event-type,v1=<hex> where
 // v1 is HMAC-SHA256(secret, t "." h "." values of those headers joined by "."
 // "." body).
 func signEvent(secret string, at time.Time, h http.Header, body []byte) string {

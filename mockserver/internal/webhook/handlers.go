@@ -76,11 +76,11 @@ func (svc *Service) HandleGet(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// HandleReplace is PUT {Webhook}/api/v1/subscriptions/{id} → 200
-// with the subscription: it replaces the whole subscription, an omitted
-// isActive meaning false, an omitted endpoint or event type list a 422
-// (docs/platform.md, "Webhook service"). isActive true re-enables a disabled
-// subscription: it gets new events only.
+// HandleReplace is PUT {Webhook}/api/v1/subscriptions/{id} → 200 with the
+// subscription: it replaces the whole subscription, an omitted isActive meaning
+// false, an omitted endpoint or event type list a 422
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#webhook-service--webhookapiv1subscriptions).
+// isActive true re-enables a disabled subscription: it gets new events only.
 func (svc *Service) HandleReplace(w http.ResponseWriter, r *http.Request) error {
 	req, err := svc.readSubscriptionRequest(w, r)
 	if err != nil {
@@ -108,11 +108,13 @@ func (svc *Service) HandleDelete(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// HandleTest is POST {Webhook}/api/v1/subscriptions/test → 204:
-// a webhook.subscription.test event goes to every active subscription of the
-// customer that lists it, under the same retry policy as every event. The
-// body is `{}` (docs/platform.md, "Webhook service") or empty; any other JSON
-// object is accepted and ignored, anything else is a 400.
+// HandleTest is POST {Webhook}/api/v1/subscriptions/test → 204: a
+// webhook.subscription.test event goes to every active subscription of the
+// customer that lists it, under the same retry policy as every event. The body
+// is `{}`
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#webhook-service--webhookapiv1subscriptions)
+// or empty; any other JSON object is accepted and ignored, anything else is a
+// 400.
 func (svc *Service) HandleTest(w http.ResponseWriter, r *http.Request) error {
 	if err := checkWebhookHeaders(r, false); err != nil {
 		return err
@@ -148,9 +150,9 @@ func (svc *Service) readEmptyObject(w http.ResponseWriter, r *http.Request) erro
 
 // CtlDeliveries is GET /mock/deliveries[?subscriptionId=…][&eventId=…][&eventType=…]:
 // {"items":[{"eventId","eventType","subscriptionId","attempt","at","outcome","status","error","durationMs"}]}.
-// Another parameter is a 400 that names it; an eventType that is not an
-// event type (sign.casefile.completed, not completed) a 422
-// (docs/mockserver.md, "Journals").
+// Another parameter is a 400 that names it; an eventType that is not an event type
+// (sign.casefile.completed, not completed) a 422
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#journals).
 func (svc *Service) CtlDeliveries(w http.ResponseWriter, r *http.Request) error {
 	if err := wire.OnlyParams(r, "subscriptionId", "eventId", "eventType"); err != nil {
 		return err

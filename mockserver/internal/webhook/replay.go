@@ -10,11 +10,11 @@ import (
 
 // Replay delivers an event to a subscription again, from the start: a new
 // series of attempts (numbered from 1 again) of the same body with the same
-// X-Event-Id, as if the event had just arrived. The platform has no such
-// call: the mock's dashboard offers it, to test a receiver's handling of a
-// redelivery (docs/mockserver.md, "Dashboard"). The event must be in the
-// deliveries journal and the subscription active; otherwise it answers a
-// 404 or 409 error.
+// X-Event-Id, as if the event had just arrived. The platform has no such call:
+// the mock's dashboard offers it, to test a receiver's handling of a redelivery
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#dashboard).
+// The event must be in the deliveries journal and the subscription active;
+// otherwise it answers a 404 or 409 error.
 func (svc *Service) Replay(subscriptionID, eventID string) error {
 	var last *Delivery
 	for _, d := range svc.deliveries.List() {

@@ -15,13 +15,13 @@ type ReplayRequest struct {
 
 // CtlReplay is POST /mock/deliveries/replay {"subscriptionId","eventId"}:
 // Replay for code, the dashboard's Replay button without its page
-// (docs/mockserver.md, "Dashboard"). It answers 202 with the two ids once
-// the new series of attempts is under way (GET /mock/deliveries lists
-// them), or Replay's error: 404 for a delivery the journal does not hold,
-// 409 for a subscription that is gone, inactive or no longer lists the
-// type. A body that is not one JSON object is a 400, a missing or empty id
-// a 422 whose details name it, as on the other control routes; a body not
-// sent as JSON never gets here (the guard's 415).
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#dashboard).
+// It answers 202 with the two ids once the new series of attempts is under way
+// (GET /mock/deliveries lists them), or Replay's error: 404 for a delivery the
+// journal does not hold, 409 for a subscription that is gone, inactive or no
+// longer lists the type. A body that is not one JSON object is a 400, a missing
+// or empty id a 422 whose details name it, as on the other control routes; a
+// body not sent as JSON never gets here (the guard's 415).
 func (svc *Service) CtlReplay(w http.ResponseWriter, r *http.Request) error {
 	var req ReplayRequest
 	if err := wire.DecodeBody(w, r, svc.cfg.MaxBodyBytes, &req); err != nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
-// MaxActive is how many subscriptions of one customer may be active at
-// once (docs/platform.md, "Webhook service").
+// MaxActive is how many subscriptions of one customer may be active at once
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#webhook-service--webhookapiv1subscriptions).
 const MaxActive = 5
 
 // TestEventType is the event type of the on-demand test event.
@@ -52,7 +52,8 @@ type subscription struct {
 	gen uint64
 }
 
-// subscriptionJSON is the wire shape of a subscription (docs/platform.md, "Webhook service").
+// subscriptionJSON is the wire shape of a subscription
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#webhook-service--webhookapiv1subscriptions).
 type subscriptionJSON struct {
 	CustomerID int64    `json:"customerId"`
 	ID         string   `json:"id"`
@@ -167,11 +168,12 @@ func (st *subscriptionStore) list(customerID int64) []subscription {
 	return out
 }
 
-// replace replaces the customer's subscription id as a whole: endpoint,
-// event types and isActive, an omitted isActive meaning false (an omitted
-// field is cleared, docs/platform.md, "Webhook service"), checking the
-// limits. Disabling or enabling starts a new generation, so older deliveries
-// stop. Id, customer, creator, secret and creation time stay.
+// replace replaces the customer's subscription id as a whole: endpoint, event
+// types and isActive, an omitted isActive meaning false (an omitted field is
+// cleared,
+// https://github.com/signkit/signkit-go/blob/main/docs/platform.md#webhook-service--webhookapiv1subscriptions),
+// checking the limits. Disabling or enabling starts a new generation, so older
+// deliveries stop. Id, customer, creator, secret and creation time stay.
 func (st *subscriptionStore) replace(customerID int64, id string, req *subscriptionRequest) (subscription, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -255,12 +257,13 @@ func endpointKey(endpoint string) string {
 	return u.String()
 }
 
-// checkSubscription validates a create or replace body: 422 with one detail
-// per problem. Endpoint and at least one event type are required, by create
-// and by replace alike (a replacement without them would leave a
-// subscription that cannot deliver). An unknown event type is refused with
-// a detail that lists the accepted ones: the SDK sends types it does not
-// know for the service to judge (docs/webhooks.md, "Subscriptions").
+// checkSubscription validates a create or replace body: 422 with one detail per
+// problem. Endpoint and at least one event type are required, by create and by
+// replace alike (a replacement without them would leave a subscription that
+// cannot deliver). An unknown event type is refused with a detail that lists
+// the accepted ones: the SDK sends types it does not know for the service to
+// judge
+// (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#subscriptions).
 func checkSubscription(req *subscriptionRequest) error {
 	var p wire.Problems
 	if msg := checkWebhookEndpoint(req.Endpoint); msg != "" {

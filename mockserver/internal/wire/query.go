@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// OnlyParams answers a 400 naming every query parameter of r that is not
-// one of names, or nil when there is none. The mock's journals under
-// /mock/ take it, so that a misspelt or guessed filter (?eventid=,
-// ?since=) is refused instead of listing everything as if no filter had
-// been given (docs/mockserver.md, "Journals").
+// OnlyParams answers a 400 naming every query parameter of r that is not one of
+// names, or nil when there is none. The mock's journals under /mock/ take it,
+// so that a misspelt or guessed filter (?eventid=, ?since=) is refused instead
+// of listing everything as if no filter had been given
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#journals).
 func OnlyParams(r *http.Request, names ...string) error {
 	var unknown []string
 	for _, k := range slices.Sorted(maps.Keys(r.URL.Query())) {

@@ -14,9 +14,9 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/ids"
 )
 
-// Error is an error answer of the mock's services. Handlers return it
-// (or wrap it); WriteError writes it as the platform's JSON error body
-// (docs/platform.md, "Errors and request ids"):
+// Error is an error answer of the mock's services. Handlers return it (or wrap
+// it); WriteError writes it as the platform's JSON error body
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#errors-and-request-ids):
 // {"statusCode","error","message","details":[{"field","message"}]}.
 type Error struct {
 	Status  int
@@ -39,8 +39,9 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
 }
 
-// PlatformBadRequest is the "error" of the Send service's 400 answers, as
-// the platform writes it (docs/platform.md, "Send").
+// PlatformBadRequest is the "error" of the Send service's 400 answers, as the
+// platform writes it
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const PlatformBadRequest = "Bad Request"
 
 // BadRequest is a 400: the request is malformed.
@@ -94,8 +95,9 @@ func (p *Problems) Add(field, format string, args ...any) {
 }
 
 // BadQuery is nil without problems, else a 400 Error with one detail per
-// problem: the answer of a journal under /mock/ to a query value that
-// does not parse (docs/mockserver.md, "Journals").
+// problem: the answer of a journal under /mock/ to a query value that does not
+// parse
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#journals).
 func (p Problems) BadQuery() error {
 	if len(p) == 0 {
 		return nil
@@ -243,7 +245,7 @@ func BaseURL(r *http.Request) string {
 }
 
 // RequestIDHeader names the id the platform gives every answer
-// (docs/platform.md, "Errors and request ids").
+// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#errors-and-request-ids).
 const RequestIDHeader = "X-Penneo-Request-Id"
 
 // WithRequestID gives every answer that passes next, whatever produced it
@@ -251,9 +253,9 @@ const RequestIDHeader = "X-Penneo-Request-Id"
 // fault), a fresh X-Penneo-Request-Id.
 func WithRequestID(next http.Handler) http.Handler { return &requestID{next} }
 
-// requestID is the handler WithRequestID answers: a type of its own rather
-// than a closure, so that it adds one small frame to every request's stack
-// (docs/mockserver.md, "Stack depth").
+// requestID is the handler WithRequestID answers: a type of its own rather than
+// a closure, so that it adds one small frame to every request's stack
+// (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#stack-depth).
 type requestID struct{ next http.Handler }
 
 func (h *requestID) ServeHTTP(w http.ResponseWriter, r *http.Request) {
