@@ -12,7 +12,7 @@ import (
 	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/transport"
 	"github.com/signkit/signkit-go/internal/version"
-	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/subscriptions"
 )
 
 // Version is the SDK's semantic version, as sent in the User-Agent.
@@ -29,9 +29,9 @@ type Client struct {
 	// waits for the creation job, and reads case file details and signed
 	// documents from the signing service.
 	CaseFiles *casefiles.Client
-	// Webhooks manages webhook subscriptions and asks for test events.
-	// Receiving events needs no client: see webhooks.NewVerifier.
-	Webhooks *webhooks.Client
+	// Subscriptions manages webhook subscriptions and asks for test
+	// events. Receiving events needs no client: see webhooks.NewVerifier.
+	Subscriptions *subscriptions.Client
 
 	tokens    auth.TokenProvider // *auth.TokenSource, or Config.TokenSource
 	transport *transport.Client
@@ -79,11 +79,11 @@ func NewClient(cfg Config) (*Client, error) {
 	svc := transport.NewService(t, transport.Endpoints{Forms: cfg.Endpoints.Forms, Send: cfg.Endpoints.Send,
 		Sign: cfg.Endpoints.Sign, Webhook: cfg.Endpoints.Webhook})
 	return &Client{
-		Forms:     (*forms.Client)(svc),
-		CaseFiles: (*casefiles.Client)(svc),
-		Webhooks:  (*webhooks.Client)(svc),
-		tokens:    tokens,
-		transport: t,
+		Forms:         (*forms.Client)(svc),
+		CaseFiles:     (*casefiles.Client)(svc),
+		Subscriptions: (*subscriptions.Client)(svc),
+		tokens:        tokens,
+		transport:     t,
 	}, nil
 }
 

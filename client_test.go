@@ -94,7 +94,7 @@ func ExampleConfig_tokenSource() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	subs, err := client.Webhooks.ListSubscriptions(context.Background())
+	subs, err := client.Subscriptions.List(context.Background())
 	fmt.Println(len(subs), err)
 	// Output: 0 <nil>
 }

@@ -24,7 +24,7 @@ func TestCorePackagesDependOnlyOnTheirThree(t *testing.T) {
 		t.Fatalf("go is not on PATH: %v", err)
 	}
 	out, err := exec.Command(goBin, "list", "-deps", "-f", "{{if not .Standard}}{{with .Module}}{{.Path}}{{end}}{{end}}",
-		".", "./auth", "./forms", "./casefiles", "./webhooks").Output()
+		".", "./auth", "./forms", "./casefiles", "./subscriptions", "./webhooks").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

@@ -1,7 +1,7 @@
 // Package signkit is the Go client of the e-signing platform: web forms with
 // prefilled links and submissions (package forms), one-call case file creation
-// and signed documents (package casefiles), and webhook subscriptions and
-// verified event delivery (package webhooks).
+// and signed documents (package casefiles), webhook subscriptions (package
+// subscriptions), and verified event delivery (package webhooks).
 //
 // Create one [Client] per account and share it between goroutines:
 //
@@ -11,7 +11,7 @@
 //	})
 //	form, err := client.Forms.Create(ctx, &forms.Form{...})
 //	job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{...}, uploads...)
-//	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{...})
+//	sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{...})
 //
 // The services share one transport and one token source (package auth): the client obtains its
 // 10-minute access token with the API Keys Grant, renews it before it expires or after a 401, and

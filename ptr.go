@@ -4,5 +4,5 @@ package signkit
 // requests, whose nil means "leave the platform's default":
 //
 //	casefiles.Document{Name: "terms.pdf", Title: "Terms", Signable: signkit.Ptr(false)}
-//	webhooks.SubscriptionRequest{Endpoint: url, EventTypes: types, IsActive: signkit.Ptr(false)}
+//	subscriptions.Request{Endpoint: url, EventTypes: types, IsActive: signkit.Ptr(false)}
 func Ptr[T any](v T) *T { return &v }

@@ -79,7 +79,7 @@ func TestConfigAndClientPrintNoSecret(t *testing.T) {
 	}
 	c, err := signkit.NewClient(cfg)
 	require.NoError(t, err)
-	_, err = c.Webhooks.ListSubscriptions(t.Context()) // the client now caches the token
+	_, err = c.Subscriptions.List(t.Context()) // the client now caches the token
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name  string
@@ -138,7 +138,7 @@ func TestClientCachesTokensWhateverExpiresInSays(t *testing.T) {
 			require.NoError(t, err)
 			start := time.Now()
 			for range 10 {
-				_, err := c.Webhooks.ListSubscriptions(t.Context())
+				_, err := c.Subscriptions.List(t.Context())
 				require.NoError(t, err)
 				time.Sleep(80 * time.Millisecond)
 			}

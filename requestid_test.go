@@ -22,7 +22,7 @@ func TestErrorCarriesTheRequestID(t *testing.T) {
 	calls := map[string]func() error{
 		"forms":    func() error { _, err := c.Forms.Get(ctx, "no-such-form"); return err },
 		"sign":     func() error { _, err := c.CaseFiles.Get(ctx, 987654321); return err },
-		"webhooks": func() error { _, err := c.Webhooks.GetSubscription(ctx, "no-such-subscription"); return err },
+		"webhooks": func() error { _, err := c.Subscriptions.Get(ctx, "no-such-subscription"); return err },
 	}
 	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 	for name, call := range calls {

@@ -21,6 +21,7 @@ import (
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -233,18 +234,18 @@ func TestTokenSourceDrivesEveryService(t *testing.T) {
 	assert.True(t, bytes.HasPrefix(pdf.Bytes(), []byte("%PDF-")))
 	calls += 4
 
-	// Webhooks: CreateSubscription, ListSubscriptions, DeleteSubscription.
+	// Subscriptions: Create, List, Delete.
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	t.Cleanup(hook.Close)
-	sub, err := c.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	sub, err := c.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint: hook.URL + "/hook", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}})
 	require.NoError(t, err)
-	all, err := c.Webhooks.ListSubscriptions(ctx)
+	all, err := c.Subscriptions.List(ctx)
 	require.NoError(t, err)
 	require.Len(t, all, 1)
 	assert.Equal(t, sub.ID, all[0].ID)
-	require.NoError(t, c.Webhooks.DeleteSubscription(ctx, sub.ID))
-	all, err = c.Webhooks.ListSubscriptions(ctx)
+	require.NoError(t, c.Subscriptions.Delete(ctx, sub.ID))
+	all, err = c.Subscriptions.List(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, all)
 	calls += 4
@@ -291,7 +292,7 @@ func TestTokenSourceRefusedTokenIsReplaced(t *testing.T) {
 	t.Parallel()
 	calls := map[string]func(t *testing.T, c *signkit.Client) error{
 		"webhooks list": func(t *testing.T, c *signkit.Client) error {
-			_, err := c.Webhooks.ListSubscriptions(t.Context())
+			_, err := c.Subscriptions.List(t.Context())
 			return err
 		},
 		"case files list": func(t *testing.T, c *signkit.Client) error {
@@ -349,7 +350,7 @@ func TestTokenSourceRefusedTwiceFails(t *testing.T) {
 		call      func(t *testing.T, c *signkit.Client) error
 	}{
 		{"401, webhooks", wellFormedUnknown, func(t *testing.T, c *signkit.Client) error {
-			_, err := c.Webhooks.ListSubscriptions(t.Context())
+			_, err := c.Subscriptions.List(t.Context())
 			return err
 		}},
 		{"401, forms", "not-a-jwt", func(t *testing.T, c *signkit.Client) error {

@@ -79,7 +79,7 @@ func TestConfigAndClientPrintNoSourceSecret(t *testing.T) {
 		cfg := signkit.Config{Endpoints: signkit.LocalEndpoints(srv.URL), TokenSource: src, UserAgent: "app/1"}
 		c, err := signkit.NewClient(cfg)
 		require.NoError(t, err)
-		_, err = c.Webhooks.ListSubscriptions(t.Context())
+		_, err = c.Subscriptions.List(t.Context())
 		require.NoError(t, err)
 		typ := fmt.Sprintf("%T", src)
 		for _, tc := range []struct {

@@ -15,6 +15,7 @@ import (
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -167,7 +168,7 @@ func ExampleServer_Verifier() {
 		}).ServeHTTP(w, r)
 	}))
 	defer receiver.Close()
-	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint: receiver.URL, EventTypes: []webhooks.EventType{webhooks.SubscriptionTest}})
 	if err != nil {
 		log.Fatal(err)
@@ -178,7 +179,7 @@ func ExampleServer_Verifier() {
 		log.Fatal(err)
 	}
 	srv.Advance(24 * time.Hour)
-	if err := client.Webhooks.SendTestEvent(ctx); err != nil {
+	if err := client.Subscriptions.SendTestEvent(ctx); err != nil {
 		log.Fatal(err)
 	}
 	srv.Advance(0) // the first attempt runs in the background

@@ -15,6 +15,7 @@ import (
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -55,7 +56,7 @@ func TestTestKitAsAUserWritesIt(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(receiver.Close)
-	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint: receiver.URL, EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}})
 	if err != nil {
 		t.Fatal(err)
@@ -250,12 +251,12 @@ func TestReplayDelivery(t *testing.T) {
 		mu.Unlock()
 	}))
 	t.Cleanup(receiver.Close)
-	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint: receiver.URL, EventTypes: []webhooks.EventType{webhooks.SubscriptionTest}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := client.Webhooks.SendTestEvent(ctx); err != nil {
+	if err := client.Subscriptions.SendTestEvent(ctx); err != nil {
 		t.Fatal(err)
 	}
 	srv.Advance(0)

@@ -1,8 +1,9 @@
 // Package webhooks receives the platform's event deliveries: it verifies the
 // X-Event-Signature header, rejects stale, malformed and replayed
 // deliveries, decodes the event body and serves an http.Handler that
-// acknowledges the platform the way its retry policy expects. It also
-// manages subscriptions (Client).
+// acknowledges the platform the way its retry policy expects. Subscribing
+// an endpoint is package subscriptions' job; this package imports none of
+// it, so a receiver builds without the SDK's service client.
 //
 // Build one Verifier per subscription secret and share it:
 //
@@ -74,12 +75,8 @@
 // the design and, in "What a 2xx guarantees", what each queue survives and
 // which tests show it.
 //
-// A Subscription and a *Verifier print and log their secret as [redacted]
-// (every fmt verb, slog's handlers); a Subscription's JSON encoding keeps it,
-// since you store it. CreateSubscription is re-sent after a lost answer: a
-// re-sent copy that meets the platform's 409 for the same endpoint returns the
-// subscription that exists
-// (https://github.com/signkit/signkit-go/blob/main/docs/retries.md).
+// A *Verifier prints and logs its secret as [redacted] (every fmt verb,
+// slog's handlers).
 //
 // Sign computes the header value the platform sends; it serves tests and
 // senders.

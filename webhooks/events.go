@@ -75,7 +75,7 @@ func AllEventTypes() []EventType {
 
 // IsKnown reports whether t is one of the event types of the specification
 // (AllEventTypes). It is advisory: deliveries of unknown types still verify
-// and decode, and CreateSubscription and UpdateSubscription send unknown
+// and decode, and package subscriptions' Create and Update send unknown
 // types for the service to judge, since the platform may add types. Use it
 // in a receiver's switch default, or to warn about a likely typo.
 func (t EventType) IsKnown() bool {

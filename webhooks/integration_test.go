@@ -16,6 +16,7 @@ import (
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -80,7 +81,7 @@ func TestIntegrationReceiveVerifiedEvents(t *testing.T) {
 	ctx := t.Context()
 	recv := newReceiver(t, webhooks.SignerSigned)
 
-	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint: recv.URL + "/hooks/signkit", EventTypes: webhooks.AllEventTypes(),
 	})
 	require.NoError(t, err)
@@ -147,7 +148,7 @@ func TestIntegrationTestEvent(t *testing.T) {
 	ctx := t.Context()
 	good, wrong := newReceiver(t, ""), newReceiver(t, "")
 	for _, r := range []*receiver{good, wrong} {
-		sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+		sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{
 			Endpoint: r.URL, EventTypes: []webhooks.EventType{webhooks.SubscriptionTest},
 		})
 		require.NoError(t, err)
@@ -160,7 +161,7 @@ func TestIntegrationTestEvent(t *testing.T) {
 		r.use(v)
 	}
 
-	require.NoError(t, client.Webhooks.SendTestEvent(ctx))
+	require.NoError(t, client.Subscriptions.SendTestEvent(ctx))
 	srv.Advance(0)
 	_, events := good.snapshot()
 	require.Len(t, events, 1)

@@ -26,39 +26,8 @@ func formatRedacted(f fmt.State, verb rune, str, goString string) {
 	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), str)
 }
 
-// redactValue is redacted for a set secret and "" for an empty one.
-func redactValue(secret string) string {
-	if secret == "" {
-		return ""
-	}
-	return redacted
-}
-
-// Format implements fmt.Formatter so that every verb prints String (and %#v
-// GoString): the secret never appears, whatever the verb, also when the
-// subscription is printed inside another value. Its JSON encoding keeps the
-// secret: programs store it to build a Verifier.
-func (s Subscription) Format(f fmt.State, verb rune) {
-	formatRedacted(f, verb, s.String(), s.GoString())
-}
-
-// LogValue implements slog.LogValuer: the subscription without its secret,
-// which shows as "[redacted]", for every handler, JSON included.
-func (s Subscription) LogValue() slog.Value {
-	return slog.GroupValue(
-		slog.String("ID", s.ID),
-		slog.Int64("CustomerID", s.CustomerID),
-		slog.Bool("IsActive", s.IsActive),
-		slog.String("Secret", redactValue(s.Secret)),
-		slog.String("Endpoint", s.Endpoint),
-		slog.Any("EventTypes", s.EventTypes),
-	)
-}
-
 // Interface checks.
 var (
-	_ fmt.Formatter  = Subscription{}
-	_ slog.LogValuer = Subscription{}
 	_ fmt.Formatter  = (*Verifier)(nil)
 	_ fmt.GoStringer = (*Verifier)(nil)
 	_ slog.LogValuer = (*Verifier)(nil)

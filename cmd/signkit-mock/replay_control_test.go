@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -90,12 +91,12 @@ func TestBinaryReplayControlRoute(t *testing.T) {
 	client, ctx := clientOf(t, base)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
 	t.Cleanup(receiver.Close)
-	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint: receiver.URL, EventTypes: []webhooks.EventType{webhooks.SubscriptionTest}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := client.Webhooks.SendTestEvent(ctx); err != nil {
+	if err := client.Subscriptions.SendTestEvent(ctx); err != nil {
 		t.Fatal(err)
 	}
 	ds := binaryDeliveries(t, base)

@@ -125,7 +125,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		return fmt.Errorf("listing case files: %w", err)
 	}
 	fmt.Fprintf(out, "%d case files on the first page\n", len(caseFiles))
-	subs, err := client.Webhooks.ListSubscriptions(ctx)
+	subs, err := client.Subscriptions.List(ctx)
 	if err != nil {
 		return fmt.Errorf("listing webhook subscriptions: %w", err)
 	}

@@ -301,8 +301,8 @@ func TestProviderDrivesTheSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Webhooks.ListSubscriptions(t.Context()); err != nil {
-		t.Fatalf("ListSubscriptions: %v", err)
+	if _, err := client.Subscriptions.List(t.Context()); err != nil {
+		t.Fatalf("Subscriptions.List: %v", err)
 	}
 	equal(t, "refreshes after the refused token", e.refreshes(), 1)
 	if _, err := client.CaseFiles.List(t.Context(), nil); err != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -19,7 +20,7 @@ const eventWait = 30 * time.Second
 type receiver struct {
 	server   *http.Server
 	events   chan *webhooks.Event
-	sub      *webhooks.Subscription
+	sub      *subscriptions.Subscription
 	endpoint string
 }
 
@@ -34,7 +35,7 @@ func (q *quickstart) subscribe(ctx context.Context) (string, error) {
 	if endpoint == "" {
 		endpoint = "http://" + ln.Addr().String() + "/webhooks" // http is accepted for loopback hosts only
 	}
-	sub, err := q.client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	sub, err := q.client.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint:   endpoint,
 		EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted, webhooks.SubscriptionTest},
 	})
@@ -53,7 +54,7 @@ func (q *quickstart) subscribe(ctx context.Context) (string, error) {
 	mux.Handle("POST /", v.Handler(r.receive)) // any path: a public forwarder may rewrite it
 	r.server = &http.Server{Handler: mux, ReadHeaderTimeout: 2 * time.Second}
 	go func() { _ = r.server.Serve(ln) }() // ends with Shutdown in stopReceiver
-	if err := q.client.Webhooks.SendTestEvent(ctx); err != nil {
+	if err := q.client.Subscriptions.SendTestEvent(ctx); err != nil {
 		return "", fmt.Errorf("send a test event: %w", err)
 	}
 	if _, err := r.wait(ctx, func(ev *webhooks.Event) bool { return ev.Type == webhooks.SubscriptionTest }); err != nil {

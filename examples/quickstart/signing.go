@@ -89,7 +89,7 @@ func (q *quickstart) cleanup(ctx context.Context) (string, error) {
 	var done []string
 	var errs []error
 	if q.recv != nil && q.recv.sub != nil {
-		if err := q.client.Webhooks.DeleteSubscription(ctx, q.recv.sub.ID); err != nil {
+		if err := q.client.Subscriptions.Delete(ctx, q.recv.sub.ID); err != nil {
 			errs = append(errs, fmt.Errorf("delete subscription: %w", err))
 		} else {
 			done = append(done, "subscription deleted")

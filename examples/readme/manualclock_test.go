@@ -12,6 +12,7 @@ import (
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -38,7 +39,7 @@ func TestManualClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint: receiverURL, EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}})
 	if err != nil {
 		t.Fatal(err)

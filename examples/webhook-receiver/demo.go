@@ -9,6 +9,7 @@ import (
 
 	"github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/examples/internal/exampleenv"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -38,7 +39,7 @@ func startDemo(ctx context.Context, ln net.Listener, path string) (*demo, error)
 		return nil, fmt.Errorf("listener address: %w", err)
 	}
 	endpoint := "http://" + net.JoinHostPort("127.0.0.1", port) + path
-	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint: endpoint, EventTypes: webhooks.AllEventTypes()})
 	if err != nil {
 		env.Close()
@@ -50,7 +51,7 @@ func startDemo(ctx context.Context, ln net.Listener, path string) (*demo, error)
 // sendTestEvent asks the mock for a test event, which it delivers to the
 // receiver, signed with the subscription's secret.
 func (d *demo) sendTestEvent(ctx context.Context, log *slog.Logger) {
-	if err := d.client.Webhooks.SendTestEvent(ctx); err != nil {
+	if err := d.client.Subscriptions.SendTestEvent(ctx); err != nil {
 		log.Error("demo: test event not sent", "err", err.Error())
 		return
 	}

@@ -22,8 +22,8 @@
 //	                      and webhooks/redisdedup); memory otherwise, which a
 //	                      crash loses
 //
-// Subscribe its public https URL with client.Webhooks.CreateSubscription and
-// give it the secret of the answer.
+// Subscribe its public https URL with client.Subscriptions.Create and give
+// it the secret of the answer.
 package main
 
 import (

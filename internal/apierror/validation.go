@@ -18,12 +18,12 @@ type Problem struct {
 // it. It lists every problem found, not only the first. errors.Is(err,
 // ErrValidation) holds for it, as for a 400 or 422 answered by a service.
 type ValidationError struct {
-	Package  string // the refusing package: "forms", "casefiles", "webhooks"
+	Package  string // the refusing package: "forms", "casefiles", "subscriptions"
 	Subject  string // what was checked: "form", "case file", "subscription request"
 	Problems []Problem
 }
 
-// Error lists all problems: "webhooks: invalid subscription request: 2
+// Error lists all problems: "subscriptions: invalid subscription request: 2
 // problems: endpoint: is required; eventTypes: ...".
 func (e *ValidationError) Error() string {
 	var b strings.Builder

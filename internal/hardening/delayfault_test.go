@@ -25,7 +25,7 @@ func TestDelayedFaultSparesALeftRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Webhooks.ListSubscriptions(context.Background()); err != nil { // token
+	if _, err := client.Subscriptions.List(context.Background()); err != nil { // token
 		t.Fatal(err)
 	}
 	if err := srv.InjectFault(mockserver.Fault{Method: "POST", Path: "/collect/api/v1/forms", DelayMs: 1000, Times: 1}); err != nil {

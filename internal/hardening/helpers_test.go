@@ -23,6 +23,7 @@ import (
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -198,7 +199,7 @@ func buildFixture(ctx context.Context, srv *mockserver.Server, c *signkit.Client
 		return nil, fmt.Errorf("get case file: %v", err)
 	}
 	fx.documentID = d.Documents[0].ID
-	s, err := c.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+	s, err := c.Subscriptions.Create(ctx, &subscriptions.Request{
 		Endpoint: receiver().URL + "/a", EventTypes: []webhooks.EventType{webhooks.SubscriptionTest}})
 	if err != nil {
 		return nil, fmt.Errorf("subscribe: %w", err)
@@ -242,7 +243,7 @@ func observe(ctx context.Context, srv *mockserver.Server, c *signkit.Client, fx 
 		}
 		s.CaseFiles++
 	}
-	list, err := c.Webhooks.ListSubscriptions(ctx)
+	list, err := c.Subscriptions.List(ctx)
 	if err != nil {
 		return s, fmt.Errorf("list subscriptions: %w", err)
 	}

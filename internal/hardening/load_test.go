@@ -16,6 +16,7 @@ import (
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -260,29 +261,29 @@ func (w *loadWorker) round(ctx context.Context) error {
 func (w *loadWorker) webhooks(ctx context.Context) error {
 	c := w.c
 	ep := fmt.Sprintf("%s/w%d/r%d", receiver().URL, w.id, w.n)
-	s, err := c.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{Endpoint: ep, EventTypes: []webhooks.EventType{webhooks.SubscriptionTest}})
+	s, err := c.Subscriptions.Create(ctx, &subscriptions.Request{Endpoint: ep, EventTypes: []webhooks.EventType{webhooks.SubscriptionTest}})
 	if err != nil {
 		return fmt.Errorf("subscribe: %w", err)
 	}
 	w.made.subscriptions[s.ID] = ep
-	if _, err := c.Webhooks.GetSubscription(ctx, s.ID); err != nil {
+	if _, err := c.Subscriptions.Get(ctx, s.ID); err != nil {
 		return fmt.Errorf("get subscription: %w", err)
 	}
 	ep2 := ep + "/v2"
-	if _, err := c.Webhooks.UpdateSubscription(ctx, s.ID, &webhooks.SubscriptionRequest{Endpoint: ep2,
+	if _, err := c.Subscriptions.Update(ctx, s.ID, &subscriptions.Request{Endpoint: ep2,
 		EventTypes: []webhooks.EventType{webhooks.SubscriptionTest, webhooks.CaseFileCompleted}}); err != nil {
 		return fmt.Errorf("update subscription: %w", err)
 	}
 	w.made.subscriptions[s.ID] = ep2
-	if err := c.Webhooks.SendTestEvent(ctx); err != nil {
+	if err := c.Subscriptions.SendTestEvent(ctx); err != nil {
 		return fmt.Errorf("test event: %w", err)
 	}
-	list, err := c.Webhooks.ListSubscriptions(ctx)
+	list, err := c.Subscriptions.List(ctx)
 	if err != nil || len(list) != len(w.made.subscriptions) {
 		return fmt.Errorf("list subscriptions: %d, want %d: %v", len(list), len(w.made.subscriptions), err)
 	}
 	if len(w.made.subscriptions) >= 4 {
-		if err := c.Webhooks.DeleteSubscription(ctx, s.ID); err != nil {
+		if err := c.Subscriptions.Delete(ctx, s.ID); err != nil {
 			return fmt.Errorf("delete subscription: %w", err)
 		}
 		delete(w.made.subscriptions, s.ID)
@@ -331,7 +332,7 @@ func verifyCreated(ctx context.Context, c *signkit.Client, page *http.Client, ma
 		}
 	}
 	for id, ep := range made.subscriptions {
-		s, err := c.Webhooks.GetSubscription(ctx, id)
+		s, err := c.Subscriptions.Get(ctx, id)
 		if err != nil || s.Endpoint != ep || !s.IsActive {
 			return fmt.Errorf("subscription %s: %+v %v", id, s, err)
 		}

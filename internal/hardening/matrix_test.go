@@ -18,6 +18,7 @@ import (
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -230,43 +231,43 @@ var matrix = []row{
 			return check(err, d != nil && bytes.HasPrefix(d.Content, []byte("%PDF-")), "content %v", d != nil)
 		}, nil,
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 1, ok, false)}},
-	{"webhooks.CreateSubscription", "POST", fixed("/webhook/api/v1/subscriptions"),
+	{"subscriptions.Create", "POST", fixed("/webhook/api/v1/subscriptions"),
 		func(ctx context.Context, c *signkit.Client, _ *fixture) error {
-			s, err := c.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+			s, err := c.Subscriptions.Create(ctx, &subscriptions.Request{
 				Endpoint: receiver().URL + "/b", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}})
 			return check(err, s != nil && s.ID != "" && s.Secret != "", "subscription %v", s != nil)
 		}, func(s *state) { s.Subscriptions++ },
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 1, ok, true)}},
-	{"webhooks.ListSubscriptions", "GET", fixed("/webhook/api/v1/subscriptions"),
+	{"subscriptions.List", "GET", fixed("/webhook/api/v1/subscriptions"),
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
-			l, err := c.Webhooks.ListSubscriptions(ctx)
+			l, err := c.Subscriptions.List(ctx)
 			return check(err, len(l) == 1 && l[0].ID == fx.subscription, "subscriptions %d", len(l))
 		}, nil,
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 1, ok, false)}},
-	{"webhooks.GetSubscription", "GET", func(fx *fixture) string { return "/webhook/api/v1/subscriptions/" + fx.subscription },
+	{"subscriptions.Get", "GET", func(fx *fixture) string { return "/webhook/api/v1/subscriptions/" + fx.subscription },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
-			s, err := c.Webhooks.GetSubscription(ctx, fx.subscription)
+			s, err := c.Subscriptions.Get(ctx, fx.subscription)
 			return check(err, s != nil && s.ID == fx.subscription, "subscription %v", s != nil)
 		}, nil,
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 0, ok, false), c(2, 1, ok, false)}},
-	{"webhooks.UpdateSubscription", "PUT", func(fx *fixture) string { return "/webhook/api/v1/subscriptions/" + fx.subscription },
+	{"subscriptions.Update", "PUT", func(fx *fixture) string { return "/webhook/api/v1/subscriptions/" + fx.subscription },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
 			// Every field set, so the call is the PUT alone: with one unset,
 			// a GET fills it first (tested in package webhooks).
-			s, err := c.Webhooks.UpdateSubscription(ctx, fx.subscription, &webhooks.SubscriptionRequest{
+			s, err := c.Subscriptions.Update(ctx, fx.subscription, &subscriptions.Request{
 				Endpoint: receiver().URL + "/c", EventTypes: []webhooks.EventType{webhooks.SubscriptionTest},
 				IsActive: signkit.Ptr(true)})
 			return check(err, s != nil && strings.HasSuffix(s.Endpoint, "/c"), "subscription %v", s != nil)
 		}, func(s *state) { s.Endpoint = receiver().URL + "/c" },
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 1, ok, true)}},
-	{"webhooks.DeleteSubscription", "DELETE", func(fx *fixture) string { return "/webhook/api/v1/subscriptions/" + fx.subscription },
+	{"subscriptions.Delete", "DELETE", func(fx *fixture) string { return "/webhook/api/v1/subscriptions/" + fx.subscription },
 		func(ctx context.Context, c *signkit.Client, fx *fixture) error {
-			return c.Webhooks.DeleteSubscription(ctx, fx.subscription)
+			return c.Subscriptions.Delete(ctx, fx.subscription)
 		}, func(s *state) { s.Subscriptions--; s.Endpoint = "" },
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 0, ok, true), c(2, 1, ok, true)}},
-	{"webhooks.SendTestEvent", "POST", fixed("/webhook/api/v1/subscriptions/test"),
+	{"subscriptions.SendTestEvent", "POST", fixed("/webhook/api/v1/subscriptions/test"),
 		func(ctx context.Context, c *signkit.Client, _ *fixture) error {
-			return c.Webhooks.SendTestEvent(ctx)
+			return c.Subscriptions.SendTestEvent(ctx)
 		}, func(s *state) { s.TestEvents++ },
 		[nFaults]cell{c(1, 0, api500, false), c(1, 0, api500, true), c(1, 0, unknown503, false), c(1, 0, limited, false), c(1, 0, connUnknown, false), c(1, 0, timeoutUnknown, true), c(2, 1, ok, true)}},
 }
@@ -389,7 +390,7 @@ func runCell(r *row, f faultKind) (out outcome) {
 	if err != nil {
 		return outcome{setup: err}
 	}
-	if _, err := client.Webhooks.ListSubscriptions(ctx); err != nil { // the call's client holds a token now
+	if _, err := client.Subscriptions.List(ctx); err != nil { // the call's client holds a token now
 		return outcome{setup: fmt.Errorf("warm-up: %w", err)}
 	}
 	if out.before, err = observe(ctx, srv, setup, fx); err != nil {

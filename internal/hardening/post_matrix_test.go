@@ -12,6 +12,7 @@ import (
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -61,10 +62,10 @@ var postOps = []postOp{
 			}
 			return postResult{id: fmt.Sprint(res.CaseFileID), resent: job.Resent}
 		}},
-	{"webhooks.CreateSubscription", http.MethodPost, "/webhook/api/v1/subscriptions", true,
+	{"subscriptions.Create", http.MethodPost, "/webhook/api/v1/subscriptions", true,
 		func(s mockserver.Stats) int { return s.Subscriptions },
 		func(ctx context.Context, c *signkit.Client) postResult {
-			s, err := c.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
+			s, err := c.Subscriptions.Create(ctx, &subscriptions.Request{
 				Endpoint: receiver().URL + "/post-matrix", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}})
 			if err != nil {
 				return postResult{err: err}
@@ -186,8 +187,8 @@ func runPostCell(t *testing.T, op postOp, fault postFault, phase mockserver.Faul
 		if err != nil || len(list) != 1 || fmt.Sprint(list[0].ID) != got.id {
 			t.Errorf("the caller got case file %s, the mock holds %+v (%v)", got.id, list, err)
 		}
-	case "webhooks.CreateSubscription":
-		list, err := setup.Webhooks.ListSubscriptions(ctx)
+	case "subscriptions.Create":
+		list, err := setup.Subscriptions.List(ctx)
 		if err != nil || len(list) != 1 || list[0].ID != got.id {
 			t.Errorf("the caller got subscription %s, the mock holds %v (%v)", got.id, list, err)
 		}

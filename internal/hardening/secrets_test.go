@@ -17,6 +17,7 @@ import (
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/forms"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -146,13 +147,13 @@ func TestNoSecretsInOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{Endpoint: rcv.URL + "/hook",
+	sub, err := client.Subscriptions.Create(ctx, &subscriptions.Request{Endpoint: rcv.URL + "/hook",
 		EventTypes: []webhooks.EventType{webhooks.SubscriptionTest, webhooks.CaseFileCompleted, webhooks.SignerSigned}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	secrets.add("webhook secret", sub.Secret)
-	if old, err := client.Webhooks.GetSubscription(ctx, fx.subscription); err == nil {
+	if old, err := client.Subscriptions.Get(ctx, fx.subscription); err == nil {
 		secrets.add("webhook secret", old.Secret)
 	} else {
 		t.Fatal(err)
@@ -174,7 +175,7 @@ func TestNoSecretsInOutput(t *testing.T) {
 	verifier.Unlock()
 
 	// Webhooks: a test event (fails once, then is retried), and a forged one.
-	keep(client.Webhooks.SendTestEvent(ctx))
+	keep(client.Subscriptions.SendTestEvent(ctx))
 	srv.Advance(6 * time.Second)
 	select {
 	case <-events:
@@ -195,7 +196,7 @@ func TestNoSecretsInOutput(t *testing.T) {
 	keep(err)
 	_, err = client.Forms.Create(ctx, &forms.Form{Name: "bad", Sections: []forms.Section{{Fields: []forms.Field{{Name: "e", Type: forms.TypeText, MapTo: "primarySigner.email"}}}}})
 	keep(err)
-	_, err = client.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{Endpoint: "http://example.com/x", EventTypes: []webhooks.EventType{"no.such.type"}})
+	_, err = client.Subscriptions.Create(ctx, &subscriptions.Request{Endpoint: "http://example.com/x", EventTypes: []webhooks.EventType{"no.such.type"}})
 	keep(err)
 	for _, status := range []int{500, 503} {
 		if err := srv.InjectFault(mockserver.Fault{Path: "/collect/api/v1/forms/" + fx.formA, Status: status, Times: 1}); err != nil {

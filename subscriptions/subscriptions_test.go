@@ -1,4 +1,4 @@
-package webhooks_test
+package subscriptions_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/internal/sdktest"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -21,41 +22,41 @@ const (
 	subID = "5b0f6d1e-1d1a-4c1e-9f3a-2f1f6f1b7e11"
 )
 
-func validRequest() *webhooks.SubscriptionRequest {
-	return &webhooks.SubscriptionRequest{Endpoint: "https://example.com/hook", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}}
+func validRequest() *subscriptions.Request {
+	return &subscriptions.Request{Endpoint: "https://example.com/hook", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}}
 }
 
 func subscriptionCalls() []sdktest.Call {
 	return []sdktest.Call{
-		{Name: "CreateSubscription", Method: http.MethodPost, URL: subsURL, Status: 201, Body: subJSON, TokenCheck: sdktest.Bearer,
+		{Name: "Create", Method: http.MethodPost, URL: subsURL, Status: 201, Body: subJSON, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
-				_, err := c.Webhooks.CreateSubscription(ctx, validRequest())
+				_, err := c.Subscriptions.Create(ctx, validRequest())
 				return err
 			}},
-		{Name: "ListSubscriptions", Method: http.MethodGet, URL: subsURL, Status: 200, Body: `{"items":[` + subJSON + `]}`, TokenCheck: sdktest.Bearer,
+		{Name: "List", Method: http.MethodGet, URL: subsURL, Status: 200, Body: `{"items":[` + subJSON + `]}`, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
-				_, err := c.Webhooks.ListSubscriptions(ctx)
+				_, err := c.Subscriptions.List(ctx)
 				return err
 			}},
-		{Name: "GetSubscription", Method: http.MethodGet, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.Bearer,
+		{Name: "Get", Method: http.MethodGet, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
-				_, err := c.Webhooks.GetSubscription(ctx, subID)
+				_, err := c.Subscriptions.Get(ctx, subID)
 				return err
 			}},
-		{Name: "UpdateSubscription", Method: http.MethodPut, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.Bearer,
+		{Name: "Update", Method: http.MethodPut, URL: subsURL + "/" + subID, Status: 200, Body: subJSON, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
 				whole := validRequest()
 				whole.IsActive = signkit.Ptr(true) // a whole request: no GET first
-				_, err := c.Webhooks.UpdateSubscription(ctx, subID, whole)
+				_, err := c.Subscriptions.Update(ctx, subID, whole)
 				return err
 			}},
-		{Name: "DeleteSubscription", Method: http.MethodDelete, URL: subsURL + "/" + subID, Status: 204, TokenCheck: sdktest.Bearer,
+		{Name: "Delete", Method: http.MethodDelete, URL: subsURL + "/" + subID, Status: 204, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
-				return c.Webhooks.DeleteSubscription(ctx, subID)
+				return c.Subscriptions.Delete(ctx, subID)
 			}},
 		{Name: "SendTestEvent", Method: http.MethodPost, URL: subsURL + "/test", Status: 204, TokenCheck: sdktest.Bearer,
 			Do: func(ctx context.Context, c *signkit.Client) error {
-				return c.Webhooks.SendTestEvent(ctx)
+				return c.Subscriptions.SendTestEvent(ctx)
 			}},
 	}
 }
@@ -79,11 +80,11 @@ func TestSubscriptionCalls(t *testing.T) {
 	del := e.Reply(http.MethodDelete, subsURL+"/"+subID, 204, "")
 	test := e.Reply(http.MethodPost, subsURL+"/test", 204, "")
 	ctx := t.Context()
-	wh := e.Client.Webhooks
+	sc := e.Client.Subscriptions
 
-	s, err := wh.CreateSubscription(ctx, validRequest())
+	s, err := sc.Create(ctx, validRequest())
 	require.NoError(t, err)
-	assert.Equal(t, &webhooks.Subscription{ID: subID, CustomerID: 42, IsActive: true, Secret: "whsec-xyz",
+	assert.Equal(t, &subscriptions.Subscription{ID: subID, CustomerID: 42, IsActive: true, Secret: "whsec-xyz",
 		Endpoint: "https://example.com/hook", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}}, s)
 	req := create.Last()
 	assert.JSONEq(t, `{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"]}`, string(req.Body))
@@ -94,20 +95,20 @@ func TestSubscriptionCalls(t *testing.T) {
 		assert.Equal(t, want, req.Header.Get(header), header)
 	}
 
-	all, err := wh.ListSubscriptions(ctx)
+	all, err := sc.List(ctx)
 	require.NoError(t, err)
 	assert.Len(t, all, 2)
-	_, err = wh.GetSubscription(ctx, subID)
+	_, err = sc.Get(ctx, subID)
 	require.NoError(t, err)
 
 	reenable := validRequest()
 	reenable.IsActive = signkit.Ptr(true)
-	_, err = wh.UpdateSubscription(ctx, subID, reenable)
+	_, err = sc.Update(ctx, subID, reenable)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"],"isActive":true}`, string(put.Last().Body))
 
-	require.NoError(t, wh.DeleteSubscription(ctx, subID))
-	require.NoError(t, wh.SendTestEvent(ctx))
+	require.NoError(t, sc.Delete(ctx, subID))
+	require.NoError(t, sc.SendTestEvent(ctx))
 	assert.JSONEq(t, `{}`, string(test.Last().Body), "the test event is asked for with an empty JSON object")
 	assert.Equal(t, "application/json", test.Last().Header.Get("Content-Type"))
 	for name, rec := range map[string]*sdktest.Recorder{"list": list, "get": get, "put": put, "delete": del, "test": test} {
@@ -115,42 +116,42 @@ func TestSubscriptionCalls(t *testing.T) {
 	}
 }
 
-func TestSubscriptionRequestValidation(t *testing.T) {
+func TestRequestValidation(t *testing.T) {
 	completed := []webhooks.EventType{webhooks.CaseFileCompleted}
 	tests := []struct {
 		name     string
-		req      *webhooks.SubscriptionRequest
+		req      *subscriptions.Request
 		problems []signkit.Problem
-		// updateProblems are what UpdateSubscription refuses, which fills
+		// updateProblems are what Update refuses, which fills
 		// unset fields from the current subscription; nil: the same.
 		updateProblems []signkit.Problem
 		updateOK       bool // an update with it is sent (all unset: filled)
 	}{
-		{name: "https", req: &webhooks.SubscriptionRequest{Endpoint: "https://example.com/h", EventTypes: completed}},
-		{name: "http on 127.0.0.1", req: &webhooks.SubscriptionRequest{Endpoint: "http://127.0.0.1:8080/h", EventTypes: completed}},
-		{name: "http on 127.8.9.10", req: &webhooks.SubscriptionRequest{Endpoint: "http://127.8.9.10/h", EventTypes: completed}},
-		{name: "http on ::1", req: &webhooks.SubscriptionRequest{Endpoint: "http://[::1]:9/h", EventTypes: completed}},
-		{name: "http on localhost", req: &webhooks.SubscriptionRequest{Endpoint: "http://LOCALHOST:9/h", EventTypes: completed}},
-		{name: "all event types", req: &webhooks.SubscriptionRequest{Endpoint: "https://e.com", EventTypes: webhooks.AllEventTypes()}},
-		{name: "http elsewhere", req: &webhooks.SubscriptionRequest{Endpoint: "http://example.com/h", EventTypes: completed},
+		{name: "https", req: &subscriptions.Request{Endpoint: "https://example.com/h", EventTypes: completed}},
+		{name: "http on 127.0.0.1", req: &subscriptions.Request{Endpoint: "http://127.0.0.1:8080/h", EventTypes: completed}},
+		{name: "http on 127.8.9.10", req: &subscriptions.Request{Endpoint: "http://127.8.9.10/h", EventTypes: completed}},
+		{name: "http on ::1", req: &subscriptions.Request{Endpoint: "http://[::1]:9/h", EventTypes: completed}},
+		{name: "http on localhost", req: &subscriptions.Request{Endpoint: "http://LOCALHOST:9/h", EventTypes: completed}},
+		{name: "all event types", req: &subscriptions.Request{Endpoint: "https://e.com", EventTypes: webhooks.AllEventTypes()}},
+		{name: "http elsewhere", req: &subscriptions.Request{Endpoint: "http://example.com/h", EventTypes: completed},
 			problems: []signkit.Problem{{Field: "endpoint", Message: "must use https (http is accepted only for loopback hosts)"}}},
-		{name: "http on a private address", req: &webhooks.SubscriptionRequest{Endpoint: "http://10.0.0.1/h", EventTypes: completed},
+		{name: "http on a private address", req: &subscriptions.Request{Endpoint: "http://10.0.0.1/h", EventTypes: completed},
 			problems: []signkit.Problem{{Field: "endpoint", Message: "must use https (http is accepted only for loopback hosts)"}}},
-		{name: "other scheme", req: &webhooks.SubscriptionRequest{Endpoint: "ftp://example.com/h", EventTypes: completed},
+		{name: "other scheme", req: &subscriptions.Request{Endpoint: "ftp://example.com/h", EventTypes: completed},
 			problems: []signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}}},
-		{name: "relative", req: &webhooks.SubscriptionRequest{Endpoint: "/hook", EventTypes: completed},
+		{name: "relative", req: &subscriptions.Request{Endpoint: "/hook", EventTypes: completed},
 			problems: []signkit.Problem{{Field: "endpoint", Message: "must be an absolute URL"}}},
-		{name: "empty", req: &webhooks.SubscriptionRequest{},
+		{name: "empty", req: &subscriptions.Request{},
 			problems: []signkit.Problem{{Field: "endpoint", Message: "is required"}, {Field: "eventTypes", Message: "must list at least one event type"}},
 			updateOK: true},
-		{name: "everything wrong", req: &webhooks.SubscriptionRequest{Endpoint: "ftp://e.com"},
+		{name: "everything wrong", req: &subscriptions.Request{Endpoint: "ftp://e.com"},
 			problems:       []signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}, {Field: "eventTypes", Message: "must list at least one event type"}},
 			updateProblems: []signkit.Problem{{Field: "endpoint", Message: `must use https, not "ftp"`}}},
 		// The platform may add types: an unknown one is sent, for the
 		// service to judge (TestUnknownEventTypeMeetsTheMock's 422).
-		{name: "unknown type is sent", req: &webhooks.SubscriptionRequest{Endpoint: "https://e.com",
+		{name: "unknown type is sent", req: &subscriptions.Request{Endpoint: "https://e.com",
 			EventTypes: []webhooks.EventType{"sign.casefile.complete", webhooks.SignerSigned}}},
-		{name: "empty and repeated types", req: &webhooks.SubscriptionRequest{Endpoint: "https://e.com",
+		{name: "empty and repeated types", req: &subscriptions.Request{Endpoint: "https://e.com",
 			EventTypes: []webhooks.EventType{"", "sign.casefile.archived", webhooks.SignerSigned, webhooks.SignerSigned, "sign.casefile.archived"}},
 			problems: []signkit.Problem{
 				{Field: "eventTypes[0]", Message: "must not be empty"},
@@ -163,12 +164,12 @@ func TestSubscriptionRequestValidation(t *testing.T) {
 			e := sdktest.NewEnv(t) // any request without a responder fails the test
 			if tt.problems == nil {
 				rec := e.Reply(http.MethodPost, subsURL, 201, subJSON)
-				_, err := e.Client.Webhooks.CreateSubscription(t.Context(), tt.req)
+				_, err := e.Client.Subscriptions.Create(t.Context(), tt.req)
 				require.NoError(t, err)
 				assert.Equal(t, 1, rec.Count())
 				return
 			}
-			_, err := e.Client.Webhooks.CreateSubscription(t.Context(), tt.req)
+			_, err := e.Client.Subscriptions.Create(t.Context(), tt.req)
 			require.ErrorIs(t, err, signkit.ErrValidation)
 			var verr *signkit.ValidationError
 			require.ErrorAs(t, err, &verr)
@@ -177,7 +178,7 @@ func TestSubscriptionRequestValidation(t *testing.T) {
 				assert.Equal(t, int32(0), e.Tokens.Load(), "nothing was sent")
 				return
 			}
-			_, err = e.Client.Webhooks.UpdateSubscription(t.Context(), subID, tt.req)
+			_, err = e.Client.Subscriptions.Update(t.Context(), subID, tt.req)
 			require.ErrorAs(t, err, &verr)
 			want := tt.updateProblems
 			if want == nil {
@@ -189,30 +190,40 @@ func TestSubscriptionRequestValidation(t *testing.T) {
 	}
 }
 
+// TestValidationErrorNamesThePackage: a refused request's error says which
+// package refused it and lists every problem.
+func TestValidationErrorNamesThePackage(t *testing.T) {
+	err := (&subscriptions.Request{Endpoint: "ftp://e.com"}).Validate()
+	assert.EqualError(t, err, `subscriptions: invalid subscription request: 2 problems: endpoint: must use https, not "ftp"; `+
+		`eventTypes: must list at least one event type`)
+	var nilReq *subscriptions.Request
+	assert.EqualError(t, nilReq.Validate(), "subscriptions: invalid subscription request: request: is nil")
+}
+
 func TestEmptyIDIsRefused(t *testing.T) {
 	e := sdktest.NewEnv(t)
-	_, err := e.Client.Webhooks.GetSubscription(t.Context(), "")
+	_, err := e.Client.Subscriptions.Get(t.Context(), "")
 	assert.ErrorIs(t, err, signkit.ErrValidation)
-	assert.ErrorIs(t, e.Client.Webhooks.DeleteSubscription(t.Context(), ""), signkit.ErrValidation)
-	_, err = e.Client.Webhooks.UpdateSubscription(t.Context(), "", validRequest())
+	assert.ErrorIs(t, e.Client.Subscriptions.Delete(t.Context(), ""), signkit.ErrValidation)
+	_, err = e.Client.Subscriptions.Update(t.Context(), "", validRequest())
 	assert.ErrorIs(t, err, signkit.ErrValidation)
 }
 
 func TestSubscriptionSecretIsNotPrinted(t *testing.T) {
-	s := webhooks.Subscription{ID: "x", Secret: "whsec-xyz", Endpoint: "https://e.com"}
+	s := subscriptions.Subscription{ID: "x", Secret: "whsec-xyz", Endpoint: "https://e.com"}
 	for _, out := range []string{fmt.Sprint(s), fmt.Sprintf("%+v", s), fmt.Sprintf("%#v", s), fmt.Sprint(&s)} {
 		assert.NotContains(t, out, "whsec-xyz")
 		assert.Contains(t, out, "[redacted]")
 	}
 }
 
-// TestCreateSubscriptionResolvesItsOwnConflict: a create re-sent after an
-// answer that left its outcome in doubt and then refused with 409 returns the
-// subscription its first copy made
+// TestCreateResolvesItsOwnConflict: a create re-sent after an answer that left
+// its outcome in doubt and then refused with 409 returns the subscription its
+// first copy made
 // (https://github.com/signkit/signkit-go/blob/main/docs/retries.md); a 409 to a
 // create sent once, or a 409 with no subscription that matches the request,
 // stays an error.
-func TestCreateSubscriptionResolvesItsOwnConflict(t *testing.T) {
+func TestCreateResolvesItsOwnConflict(t *testing.T) {
 	other := `{"id":"other","customerId":42,"isActive":true,"secret":"s2","endpoint":"https://example.com/hook","eventTypes":["sign.signer.signed"]}`
 	tests := []struct {
 		name     string
@@ -237,7 +248,7 @@ func TestCreateSubscriptionResolvesItsOwnConflict(t *testing.T) {
 				return r, nil
 			})
 			list := e.Reply(http.MethodGet, subsURL, 200, `{"items":[`+tt.items+`]}`)
-			s, err := e.Client.Webhooks.CreateSubscription(t.Context(), validRequest())
+			s, err := e.Client.Subscriptions.Create(t.Context(), validRequest())
 			assert.Equal(t, len(tt.statuses), post.Count(), "POSTs sent")
 			assert.Equal(t, tt.lists, list.Count(), "lists")
 			if tt.wantID == "" {

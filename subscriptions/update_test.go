@@ -1,4 +1,4 @@
-package webhooks_test
+package subscriptions_test
 
 import (
 	"net/http"
@@ -10,7 +10,7 @@ import (
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/internal/sdktest"
-	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
 
@@ -29,19 +29,19 @@ func TestUpdateSendsTheWholeSubscription(t *testing.T) {
 	tests := []struct {
 		name     string
 		stored   bool // isActive of the stored subscription
-		req      *webhooks.SubscriptionRequest
+		req      *subscriptions.Request
 		wantPut  string
 		wantGets int
 	}{
-		{"IsActive unset keeps active", true, &webhooks.SubscriptionRequest{Endpoint: hook, EventTypes: completed},
+		{"IsActive unset keeps active", true, &subscriptions.Request{Endpoint: hook, EventTypes: completed},
 			`{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"],"isActive":true}`, 1},
-		{"IsActive unset keeps inactive", false, &webhooks.SubscriptionRequest{Endpoint: hook, EventTypes: completed},
+		{"IsActive unset keeps inactive", false, &subscriptions.Request{Endpoint: hook, EventTypes: completed},
 			`{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"],"isActive":false}`, 1},
-		{"only IsActive re-enables", false, &webhooks.SubscriptionRequest{IsActive: signkit.Ptr(true)},
+		{"only IsActive re-enables", false, &subscriptions.Request{IsActive: signkit.Ptr(true)},
 			`{"endpoint":"https://old.example.com/hook","eventTypes":["sign.signer.signed"],"isActive":true}`, 1},
-		{"only endpoint", true, &webhooks.SubscriptionRequest{Endpoint: hook},
+		{"only endpoint", true, &subscriptions.Request{Endpoint: hook},
 			`{"endpoint":"https://example.com/hook","eventTypes":["sign.signer.signed"],"isActive":true}`, 1},
-		{"whole request, no GET", true, &webhooks.SubscriptionRequest{Endpoint: hook, EventTypes: completed, IsActive: signkit.Ptr(false)},
+		{"whole request, no GET", true, &subscriptions.Request{Endpoint: hook, EventTypes: completed, IsActive: signkit.Ptr(false)},
 			`{"endpoint":"https://example.com/hook","eventTypes":["sign.casefile.completed"],"isActive":false}`, 0},
 	}
 	for _, tt := range tests {
@@ -49,7 +49,7 @@ func TestUpdateSendsTheWholeSubscription(t *testing.T) {
 			e := sdktest.NewEnv(t)
 			get := e.Reply(http.MethodGet, subsURL+"/"+subID, 200, storedJSON(tt.stored))
 			put := e.Reply(http.MethodPut, subsURL+"/"+subID, 200, subJSON)
-			got, err := e.Client.Webhooks.UpdateSubscription(t.Context(), subID, tt.req)
+			got, err := e.Client.Subscriptions.Update(t.Context(), subID, tt.req)
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantGets, get.Count(), "GETs")
 			require.Equal(t, 1, put.Count())
@@ -70,11 +70,11 @@ func TestUpdateAnswered204ReadsBack(t *testing.T) {
 			put := e.Reply(http.MethodPut, subsURL+"/"+subID, status, "")
 			req := validRequest()
 			req.IsActive = signkit.Ptr(true)
-			got, err := e.Client.Webhooks.UpdateSubscription(t.Context(), subID, req)
+			got, err := e.Client.Subscriptions.Update(t.Context(), subID, req)
 			require.NoError(t, err)
 			assert.Equal(t, 1, put.Count())
 			assert.Equal(t, 1, get.Count(), "read back after the empty answer")
-			assert.Equal(t, &webhooks.Subscription{ID: subID, CustomerID: 42, IsActive: true, Secret: "whsec-xyz",
+			assert.Equal(t, &subscriptions.Subscription{ID: subID, CustomerID: 42, IsActive: true, Secret: "whsec-xyz",
 				Endpoint: "https://example.com/hook", EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted}}, got)
 		})
 	}
@@ -86,37 +86,7 @@ func TestUpdateOfUnknownSubscriptionSendsNoPut(t *testing.T) {
 	e := sdktest.NewEnv(t)
 	e.Reply(http.MethodGet, subsURL+"/"+subID, 404, `{"statusCode":404,"error":"not_found","message":"no subscription"}`)
 	put := e.Reply(http.MethodPut, subsURL+"/"+subID, 200, subJSON)
-	_, err := e.Client.Webhooks.UpdateSubscription(t.Context(), subID, validRequest())
+	_, err := e.Client.Subscriptions.Update(t.Context(), subID, validRequest())
 	require.ErrorIs(t, err, signkit.ErrNotFound)
 	assert.Zero(t, put.Count())
-}
-
-// TestUpdateKeepsActiveStateOnTheMock is the acceptance test against the
-// mock: an update that leaves IsActive unset keeps an active subscription
-// active and an inactive one inactive.
-func TestUpdateKeepsActiveStateOnTheMock(t *testing.T) {
-	s := mockserver.Start(t)
-	c, err := signkit.NewClient(s.Config())
-	require.NoError(t, err)
-	ctx := t.Context()
-	for i, active := range []bool{true, false} {
-		created, err := c.Webhooks.CreateSubscription(ctx, &webhooks.SubscriptionRequest{
-			Endpoint: "http://127.0.0.1:9/hook-" + strconv.Itoa(i), EventTypes: []webhooks.EventType{webhooks.CaseFileCompleted},
-			IsActive: signkit.Ptr(active)})
-		require.NoError(t, err)
-		require.Equal(t, active, created.IsActive)
-
-		moved := "http://127.0.0.1:9/moved-" + strconv.Itoa(i)
-		updated, err := c.Webhooks.UpdateSubscription(ctx, created.ID, &webhooks.SubscriptionRequest{
-			Endpoint: moved, EventTypes: []webhooks.EventType{webhooks.SignerSigned, webhooks.SubscriptionTest}})
-		require.NoError(t, err)
-		assert.Equal(t, active, updated.IsActive, "isActive is kept")
-		assert.Equal(t, moved, updated.Endpoint)
-		assert.Equal(t, []webhooks.EventType{webhooks.SignerSigned, webhooks.SubscriptionTest}, updated.EventTypes)
-
-		again, err := c.Webhooks.GetSubscription(ctx, created.ID)
-		require.NoError(t, err)
-		assert.Equal(t, active, again.IsActive, "stored as kept")
-		assert.Equal(t, created.Secret, again.Secret, "the secret survives an update")
-	}
 }

@@ -1,4 +1,4 @@
-package webhooks
+package subscriptions
 
 import (
 	"context"
@@ -12,10 +12,11 @@ import (
 	"github.com/signkit/signkit-go/internal/apierror"
 	"github.com/signkit/signkit-go/internal/retry"
 	"github.com/signkit/signkit-go/internal/transport"
+	"github.com/signkit/signkit-go/webhooks"
 )
 
 // Client manages the account's webhook subscriptions. Get it as the
-// Webhooks field of a signkit.Client; it is safe for concurrent use.
+// Subscriptions field of a signkit.Client; it is safe for concurrent use.
 //
 // signkit.NewClient is the only way to make one: a Client is defined over the
 // SDK's internal connection
@@ -28,19 +29,20 @@ func (c *Client) t() *transport.Client { return (*transport.Service)(c).Transpor
 // base answers {Webhook}, e.g. https://app.penneo.com/webhook.
 func (c *Client) base() string { return (*transport.Service)(c).URLs().Webhook }
 
-// SubscriptionRequest creates or replaces a subscription. On update, a field
-// left unset (Endpoint "", no EventTypes, IsActive nil) keeps its current
-// value: UpdateSubscription reads it first, because the service replaces the
-// whole subscription and clears what a request omits.
-type SubscriptionRequest struct {
+// Request creates or replaces a subscription. On update, a field left unset
+// (Endpoint "", no EventTypes, IsActive nil) keeps its current value: Update
+// reads it first, because the service replaces the whole subscription and
+// clears what a request omits.
+type Request struct {
 	// Endpoint is the https URL that receives the events (http is allowed
 	// only for loopback hosts: 127.0.0.0/8, ::1, localhost).
 	Endpoint string `json:"endpoint"`
 	// EventTypes are the subscribed types: at least one, none empty or
-	// listed twice. A type this SDK does not know (EventType.IsKnown) is
-	// sent as given, since the platform may add types: the service judges
-	// it, and answers 422 (signkit.ErrValidation) to one it does not accept.
-	EventTypes []EventType `json:"eventTypes"`
+	// listed twice. A type this SDK does not know
+	// (webhooks.EventType.IsKnown) is sent as given, since the platform may
+	// add types: the service judges it, and answers 422
+	// (signkit.ErrValidation) to one it does not accept.
+	EventTypes []webhooks.EventType `json:"eventTypes"`
 	// IsActive enables (true) or disables (false) the subscription; nil
 	// leaves the service's default (active) on create and keeps the current
 	// state on update. Set it to true on update to re-enable a subscription
@@ -54,13 +56,13 @@ type SubscriptionRequest struct {
 // twice. It checks the list's structure only: whether each type exists is the
 // service's to answer
 // (https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#subscriptions).
-func (r *SubscriptionRequest) Validate() error { return r.validate(false) }
+func (r *Request) Validate() error { return r.validate(false) }
 
 // validate checks r; with partial, an unset endpoint or event type list is
 // no problem (an update fills it from the current subscription).
-func (r *SubscriptionRequest) validate(partial bool) error {
+func (r *Request) validate(partial bool) error {
 	if r == nil {
-		return apierror.Invalid("webhooks", "subscription request", apierror.Problem{Field: "request", Message: "is nil"})
+		return apierror.Invalid("subscriptions", "subscription request", apierror.Problem{Field: "request", Message: "is nil"})
 	}
 	var problems []apierror.Problem
 	if r.Endpoint != "" || !partial {
@@ -71,7 +73,7 @@ func (r *SubscriptionRequest) validate(partial bool) error {
 	if len(r.EventTypes) == 0 && !partial {
 		problems = append(problems, apierror.Problem{Field: "eventTypes", Message: "must list at least one event type"})
 	}
-	seen := make(map[EventType]bool, len(r.EventTypes))
+	seen := make(map[webhooks.EventType]bool, len(r.EventTypes))
 	for i, et := range r.EventTypes {
 		field := fmt.Sprintf("eventTypes[%d]", i)
 		switch {
@@ -82,7 +84,7 @@ func (r *SubscriptionRequest) validate(partial bool) error {
 		}
 		seen[et] = true
 	}
-	return apierror.Invalid("webhooks", "subscription request", problems...)
+	return apierror.Invalid("subscriptions", "subscription request", problems...)
 }
 
 // checkEndpoint returns what is wrong with a subscription endpoint, or "".
@@ -118,34 +120,21 @@ func isLoopback(host string) bool {
 
 // Subscription is a webhook subscription as the service stores it.
 type Subscription struct {
-	ID         string      `json:"id"`
-	CustomerID int64       `json:"customerId"`
-	IsActive   bool        `json:"isActive"`
-	Secret     string      `json:"secret"` // HMAC key of X-Event-Signature; pass it to NewVerifier
-	Endpoint   string      `json:"endpoint"`
-	EventTypes []EventType `json:"eventTypes"`
+	ID         string               `json:"id"`
+	CustomerID int64                `json:"customerId"`
+	IsActive   bool                 `json:"isActive"`
+	Secret     string               `json:"secret"` // HMAC key of X-Event-Signature; pass it to webhooks.NewVerifier
+	Endpoint   string               `json:"endpoint"`
+	EventTypes []webhooks.EventType `json:"eventTypes"`
 }
-
-// String describes s without its secret.
-func (s Subscription) String() string {
-	secret := `""`
-	if s.Secret != "" {
-		secret = "[redacted]"
-	}
-	return fmt.Sprintf("webhooks.Subscription{ID:%q, CustomerID:%d, IsActive:%t, Secret:%s, Endpoint:%q, EventTypes:%v}",
-		s.ID, s.CustomerID, s.IsActive, secret, s.Endpoint, s.EventTypes)
-}
-
-// GoString is String, so that %#v does not print the secret either.
-func (s Subscription) GoString() string { return s.String() }
 
 func (c *Client) url(segments ...string) string {
 	return transport.JoinURL(c.base()+"/api/v1/subscriptions", segments...)
 }
 
-// CreateSubscription validates r and creates the subscription; the answer
-// carries its id and the secret that signs its deliveries. At most five
-// subscriptions of a customer are active at once: a sixth is refused with a
+// Create validates r and creates the subscription; the answer carries its
+// id and the secret that signs its deliveries. At most five subscriptions
+// of a customer are active at once: a sixth is refused with a
 // *signkit.Error matching signkit.ErrConflict, as is a second subscription
 // for the same endpoint.
 //
@@ -153,12 +142,12 @@ func (c *Client) url(segments ...string) string {
 // 429, 502, 503, 504 or a lost connection
 // (https://github.com/signkit/signkit-go/blob/main/docs/retries.md): the first
 // copy may have been created before its answer was lost. When a re-sent copy
-// meets the 409, CreateSubscription looks for the subscription to r's endpoint
-// with r's event types (ListSubscriptions) and returns it. A 409 to a create
-// that was sent once stays an error. When every attempt failed, the error
-// matches signkit.ErrOutcomeUnknown (502, 503, 504, a lost connection) or
+// meets the 409, Create looks for the subscription to r's endpoint with r's
+// event types (List) and returns it. A 409 to a create that was sent once stays
+// an error. When every attempt failed, the error matches
+// signkit.ErrOutcomeUnknown (502, 503, 504, a lost connection) or
 // signkit.ErrRateLimited (429).
-func (c *Client) CreateSubscription(ctx context.Context, r *SubscriptionRequest) (*Subscription, error) {
+func (c *Client) Create(ctx context.Context, r *Request) (*Subscription, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
@@ -177,10 +166,10 @@ func (c *Client) CreateSubscription(ctx context.Context, r *SubscriptionRequest)
 
 // findCreated returns the subscription that an earlier copy of the create
 // r made, or conflict when there is none that matches r exactly.
-func (c *Client) findCreated(ctx context.Context, r *SubscriptionRequest, conflict error) (*Subscription, error) {
-	subs, err := c.ListSubscriptions(ctx)
+func (c *Client) findCreated(ctx context.Context, r *Request, conflict error) (*Subscription, error) {
+	subs, err := c.List(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("webhooks: create was re-sent and refused (%w); listing the subscriptions to find the first copy: %w", conflict, err)
+		return nil, fmt.Errorf("subscriptions: create was re-sent and refused (%w); listing the subscriptions to find the first copy: %w", conflict, err)
 	}
 	for i := range subs {
 		if sameEndpoint(subs[i].Endpoint, r.Endpoint) && sameTypes(subs[i].EventTypes, r.EventTypes) {
@@ -202,8 +191,8 @@ func sameEndpoint(a, b string) bool {
 }
 
 // sameTypes reports whether a and b hold the same event types, in any order.
-func sameTypes(a, b []EventType) bool {
-	set := make(map[EventType]bool, len(a))
+func sameTypes(a, b []webhooks.EventType) bool {
+	set := make(map[webhooks.EventType]bool, len(a))
 	for _, t := range a {
 		set[t] = true
 	}
@@ -212,15 +201,15 @@ func sameTypes(a, b []EventType) bool {
 			return false
 		}
 	}
-	other := make(map[EventType]bool, len(b))
+	other := make(map[webhooks.EventType]bool, len(b))
 	for _, t := range b {
 		other[t] = true
 	}
 	return len(set) == len(other)
 }
 
-// ListSubscriptions returns the customer's subscriptions, active or not.
-func (c *Client) ListSubscriptions(ctx context.Context) ([]Subscription, error) {
+// List returns the customer's subscriptions, active or not.
+func (c *Client) List(ctx context.Context) ([]Subscription, error) {
 	var page struct {
 		Items []Subscription `json:"items"`
 	}
@@ -230,8 +219,8 @@ func (c *Client) ListSubscriptions(ctx context.Context) ([]Subscription, error) 
 	return page.Items, nil
 }
 
-// GetSubscription returns the subscription with the given id.
-func (c *Client) GetSubscription(ctx context.Context, id string) (*Subscription, error) {
+// Get returns the subscription with the given id.
+func (c *Client) Get(ctx context.Context, id string) (*Subscription, error) {
 	if err := checkID(id); err != nil {
 		return nil, err
 	}
@@ -242,10 +231,10 @@ func (c *Client) GetSubscription(ctx context.Context, id string) (*Subscription,
 	return &s, nil
 }
 
-// DeleteSubscription deletes the subscription with the given id. When the
-// first attempt's answer is lost (a timeout, a dropped connection) and the
-// retry finds the subscription gone, the delete counts as done.
-func (c *Client) DeleteSubscription(ctx context.Context, id string) error {
+// Delete deletes the subscription with the given id. When the first
+// attempt's answer is lost (a timeout, a dropped connection) and the retry
+// finds the subscription gone, the delete counts as done.
+func (c *Client) Delete(ctx context.Context, id string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
@@ -262,19 +251,13 @@ func (c *Client) SendTestEvent(ctx context.Context) error {
 		JSON: struct{}{}, Header: charset()}, nil)
 }
 
-// Bool returns a pointer to b, for SubscriptionRequest.IsActive.
-//
-// Deprecated: use signkit.Ptr, which serves every package and type:
-// signkit.Ptr(false).
-func Bool(b bool) *bool { return &b }
-
 // charset is the Accept-Charset header that the webhook service's
 // documentation lists for every request.
 func charset() http.Header { return http.Header{"Accept-Charset": {"utf-8"}} }
 
 func checkID(id string) error {
 	if id == "" {
-		return apierror.Invalid("webhooks", "request", apierror.Problem{Field: "id", Message: "is required"})
+		return apierror.Invalid("subscriptions", "request", apierror.Problem{Field: "id", Message: "is required"})
 	}
 	return nil
 }
