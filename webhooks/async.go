@@ -97,7 +97,7 @@ type AsyncHandler struct {
 	q      queue.Queue
 	leaser queue.Leaser // q's, when its hand-outs are leases
 	idem   bool         // q's Enqueue is keyed by the event id
-	claims bool         // delivery ids are claimed in the DedupStore (enqueueIsDedup)
+	claims bool         // delivery ids are claimed in the dedup.Store (enqueueIsDedup)
 	cfg    asyncConfig
 	ctx    context.Context // of fn; cancelled when Shutdown gives up
 	cancel context.CancelFunc
@@ -118,7 +118,7 @@ type AsyncHandler struct {
 // with backoff (WithBackoff) and, after WithMaxAttempts failures, moved to
 // q's dead-letter list (see queue.DeadLetterList) and its claim released.
 // While an event is retried, or taken over from a receiver that stopped, its
-// claim in the DedupStore is extended when the store is an Extender, so
+// claim in the dedup.Store is extended when the store is a dedup.Extender, so
 // that a redelivery of it is answered as a duplicate.
 //
 // When q's hand-outs are leases (queue.Leaser, as webhooks/redisqueue's
@@ -136,7 +136,7 @@ type AsyncHandler struct {
 // When q's Enqueue is idempotent (queue.Idempotent, as redisqueue's is)
 // for at least the claim's ttl (twice the Verifier's tolerance; redisqueue
 // remembers ids for 31 hours), the enqueue is the dedup: no event id is
-// claimed in the DedupStore, every delivery is enqueued and answered 202
+// claimed in the dedup.Store, every delivery is enqueued and answered 202
 // once q has it (a duplicate adds nothing), and the ack path makes one
 // round trip to the queue and none to the store. With a shorter window the
 // id is claimed, and a duplicate delivery is enqueued too before it is
@@ -220,7 +220,7 @@ func (a *AsyncHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// enqueueIsDedup reports whether q's Enqueue does the DedupStore's work:
+// enqueueIsDedup reports whether q's Enqueue does the dedup.Store's work:
 // it is keyed by the event id (queue.Idempotent) and remembers an id for at
 // least claimTTL, so that it absorbs every duplicate a claim would refuse,
 // and the claim, one more round trip per delivery, is dropped.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/dedup"
 	"github.com/signkit/signkit-go/webhooks/queue"
 )
 
@@ -342,7 +343,7 @@ func TestAsyncLateFailureIsLogged(t *testing.T) {
 
 // extendingStore records the claims that AsyncHandler extends.
 type extendingStore struct {
-	webhooks.DedupStore
+	dedup.Store
 	mu       sync.Mutex
 	extended []string
 }
@@ -351,13 +352,13 @@ func (s *extendingStore) Extend(ctx context.Context, id string, ttl time.Duratio
 	s.mu.Lock()
 	s.extended = append(s.extended, id)
 	s.mu.Unlock()
-	return s.DedupStore.(webhooks.Extender).Extend(ctx, id, ttl)
+	return s.Store.(dedup.Extender).Extend(ctx, id, ttl)
 }
 
 // A retry extends the claim, so that a redelivery meanwhile is a duplicate.
 func TestAsyncRetryExtendsClaim(t *testing.T) {
 	t.Parallel()
-	store := &extendingStore{DedupStore: webhooks.NewMemoryDedup(10)}
+	store := &extendingStore{Store: dedup.NewMemory(10)}
 	var calls atomic.Int32
 	v := newVerifier(t, webhooks.WithDedup(store))
 	a := v.AsyncHandler(queue.NewMemory(4), func(context.Context, *webhooks.Event) error {

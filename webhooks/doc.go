@@ -26,7 +26,7 @@
 // (ErrInvalidPayload); X-Event-Id is 1 to 200 printable
 // ASCII characters without a "." and X-Event-Type names the body's topic
 // and eventType (ErrHeaderMismatch: the signed string joins header values
-// with ".", so only this check ties each value to its place); and last the event id is claimed in a DedupStore, so that
+// with ".", so only this check ties each value to its place); and last the event id is claimed in a dedup.Store, so that
 // a replay is refused (ErrDuplicateEvent). The handlers read bodies through
 // http.MaxBytesReader into a buffer that grows with what arrives, never
 // sized from Content-Length, and answer every rejection 400, logged
@@ -47,7 +47,7 @@
 // succeeded; when fn fails or panics it answers 500 and releases the claim, so
 // the platform's retry is processed. A duplicate is answered 200 only once its
 // event is finished: one whose first delivery's fn still runs is answered 409,
-// and re-sent by the platform, with a DedupStore that is a Completer (both of
+// and re-sent by the platform, with a dedup.Store that is a dedup.Completer (both of
 // this module's are). AsyncHandler answers 202 once the event is stored in a
 // queue.Queue (package webhooks/queue) and processes it in a pool of workers:
 // success acknowledges the entry, an error or a panic is retried with backoff,

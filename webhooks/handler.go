@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/signkit/signkit-go/webhooks/dedup"
 )
 
 // releaseTimeout bounds a Release made after the request that claimed the id
@@ -24,12 +26,12 @@ const releaseTimeout = 10 * time.Second
 //   - 200 to a duplicate whose event is finished, without calling fn (any
 //     other status would make the platform retry it for hours);
 //   - 409 to a duplicate whose first delivery is still being processed,
-//     when the DedupStore is a Completer (both of this module's are): the
+//     when the dedup.Store is a dedup.Completer (both of this module's are): the
 //     platform re-sends it, and the re-send is answered 200 once fn has
 //     succeeded, or processed when fn failed. With a store that is not a
 //     Completer such a duplicate is answered 200 too, and the event is lost
 //     if that first run then fails;
-//   - 500 when the DedupStore fails, or when fn fails or panics: the claim
+//   - 500 when the dedup.Store fails, or when fn fails or panics: the claim
 //     on the event id is then released, so the platform's retry is
 //     processed;
 //   - 204 when fn succeeds, once the claim is marked complete.
@@ -143,9 +145,9 @@ func (v *Verifier) release(ctx context.Context, id string) {
 }
 
 // extend keeps the claim on id alive for another claim ttl, when the
-// DedupStore can (Extender), and logs a failure.
+// dedup.Store can (dedup.Extender), and logs a failure.
 func (v *Verifier) extend(ctx context.Context, id string) {
-	x, ok := v.dedup.(Extender)
+	x, ok := v.dedup.(dedup.Extender)
 	if !ok {
 		return
 	}

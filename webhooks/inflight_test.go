@@ -10,10 +10,11 @@ import (
 	"testing"
 
 	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/dedup"
 )
 
-// plainStore is a user's DedupStore: Claim and Release only.
-type plainStore struct{ webhooks.DedupStore }
+// plainStore is a user's dedup.Store: Claim and Release only.
+type plainStore struct{ dedup.Store }
 
 // slowFailingFn fails its first call once released, after telling started
 // that it runs; later calls succeed.
@@ -32,18 +33,18 @@ func slowFailingFn(calls *atomic.Int32, started chan<- struct{}, release <-chan 
 // outlasts the platform's 1 s) is not answered 2xx when the store can tell
 // a finished event from one in flight: the platform re-sends it, and the
 // re-send after fn failed runs fn again, and a later one is answered 200.
-// With a user's store that cannot tell (no webhooks.Completer), the re-send
+// With a user's store that cannot tell (no dedup.Completer), the re-send
 // is answered 200 as before.
 func TestHandlerInFlightDuplicate(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
-		store     func() webhooks.DedupStore
+		store     func() dedup.Store
 		duringRun int // the status of the re-send while fn runs
 	}{
-		{"memory store", func() webhooks.DedupStore { return webhooks.NewMemoryDedup(0) }, http.StatusConflict},
+		{"memory store", func() dedup.Store { return dedup.NewMemory(0) }, http.StatusConflict},
 		// The platform stops at that 200: when fn then fails, the event is lost.
-		{"store without Completer", func() webhooks.DedupStore { return plainStore{webhooks.NewMemoryDedup(0)} }, http.StatusOK},
+		{"store without Completer", func() dedup.Store { return plainStore{dedup.NewMemory(0)} }, http.StatusOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,7 +91,7 @@ func deliverCode(h http.Handler) int {
 // delivery 500 (re-sent), never 200.
 func TestHandlerCompletedFails(t *testing.T) {
 	t.Parallel()
-	s := &brokenCompleter{DedupStore: webhooks.NewMemoryDedup(0)}
+	s := &brokenCompleter{Store: dedup.NewMemory(0)}
 	h := newVerifier(t, webhooks.WithDedup(s)).Handler(func(context.Context, *webhooks.Event) error { return nil })
 	if code := deliverCode(h); code != http.StatusNoContent {
 		t.Fatalf("first delivery: %d", code)
@@ -104,7 +105,7 @@ func TestHandlerCompletedFails(t *testing.T) {
 }
 
 type brokenCompleter struct {
-	webhooks.DedupStore
+	dedup.Store
 	completes atomic.Int32
 }
 

@@ -72,7 +72,7 @@ func TestNoVerbOrHandlerPrintsTheWebhookSecret(t *testing.T) {
 func TestRedactedShapes(t *testing.T) {
 	v, err := webhooks.NewVerifier("s3cret")
 	require.NoError(t, err)
-	assert.Equal(t, "webhooks.Verifier{Secret:[redacted], Tolerance:5m0s, MaxBodyBytes:1048576, Dedup:*webhooks.memoryDedup}",
+	assert.Equal(t, "webhooks.Verifier{Secret:[redacted], Tolerance:5m0s, MaxBodyBytes:1048576, Dedup:*dedup.memoryStore}",
 		fmt.Sprint(v))
 	var nilV *webhooks.Verifier
 	assert.Equal(t, "<nil>", fmt.Sprint(nilV))

@@ -9,18 +9,19 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/dedup"
 	"github.com/signkit/signkit-go/webhooks/queue"
 )
 
-// claimCounter counts the claims made in a memory DedupStore.
+// claimCounter counts the claims made in a memory dedup.Store.
 type claimCounter struct {
-	webhooks.DedupStore
+	dedup.Store
 	claims atomic.Int32
 }
 
 func (c *claimCounter) Claim(ctx context.Context, id string, ttl time.Duration) (bool, error) {
 	c.claims.Add(1)
-	return c.DedupStore.Claim(ctx, id, ttl)
+	return c.Store.Claim(ctx, id, ttl)
 }
 
 // windowQueue is a memory queue whose Enqueue remembers every id it took,
@@ -74,7 +75,7 @@ func TestAsyncClaimsUnlessTheEnqueueIsTheDedup(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			store := &claimCounter{DedupStore: webhooks.NewMemoryDedup(0)}
+			store := &claimCounter{Store: dedup.NewMemory(0)}
 			v := newVerifier(t, webhooks.WithDedup(store)) // tolerance 5 min: claim ttl 10 min
 			var runs atomic.Int32
 			a := v.AsyncHandler(tt.q(), func(context.Context, *webhooks.Event) error {

@@ -12,10 +12,12 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/signkit/signkit-go/webhooks/dedup"
 )
 
 // Errors of Verify. Each error Verify returns for a rejected delivery matches
-// one of them with errors.Is; a DedupStore failure matches none.
+// one of them with errors.Is; a dedup.Store failure matches none.
 var (
 	// ErrMalformedSignature: the X-Event-Signature header is missing or
 	// malformed: t, h or v1 missing, repeated t or h, unknown keys, empty
@@ -45,8 +47,6 @@ const (
 	DefaultTolerance = 5 * time.Minute
 	// DefaultMaxBodyBytes is the largest body Handler and AsyncHandler read.
 	DefaultMaxBodyBytes = 1 << 20
-	// DefaultDedupEntries is the size of the default memory DedupStore.
-	DefaultDedupEntries = 100_000
 )
 
 // Verifier verifies deliveries signed with one subscription secret. It is
@@ -56,7 +56,7 @@ type Verifier struct {
 	key       []byte
 	tolerance time.Duration
 	now       func() time.Time
-	dedup     DedupStore
+	dedup     dedup.Store
 	dedupSet  bool
 	maxBody   int64
 	logger    *slog.Logger
@@ -83,8 +83,8 @@ func WithClock(now func() time.Time) VerifierOption {
 }
 
 // WithDedup sets the store that remembers event ids (default
-// NewMemoryDedup(DefaultDedupEntries)); nil turns replay checks off.
-func WithDedup(s DedupStore) VerifierOption {
+// dedup.NewMemory(dedup.DefaultMaxEntries)); nil turns replay checks off.
+func WithDedup(s dedup.Store) VerifierOption {
 	return func(v *Verifier) { v.dedup, v.dedupSet = s, true }
 }
 
@@ -95,7 +95,7 @@ func WithMaxBodyBytes(n int64) VerifierOption {
 }
 
 // WithLogger sets where Handler and AsyncHandler report rejected
-// deliveries (warn), and failures of processing and of the DedupStore, and
+// deliveries (warn), and failures of processing and of the dedup.Store, and
 // where Verify, and so both handlers, report an accepted event whose
 // members could not all be read (warn, naming the members). Without it, the
 // first rejection of each reason and the first such event are logged at
@@ -132,7 +132,7 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 		v.now = time.Now
 	}
 	if !v.dedupSet {
-		v.dedup = NewMemoryDedup(DefaultDedupEntries)
+		v.dedup = dedup.NewMemory(dedup.DefaultMaxEntries)
 	}
 	if v.logger == nil {
 		v.logger = slog.New(slog.DiscardHandler)
@@ -149,7 +149,7 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 // case-insensitively, and body (ErrSignatureMismatch), the body, which must
 // be exactly one whole JSON object (ErrInvalidPayload), the event headers
 // against the body (ErrHeaderMismatch), and last the event id, which it
-// claims in the DedupStore for twice the tolerance (ErrDuplicateEvent). A
+// claims in the dedup.Store for twice the tolerance (ErrDuplicateEvent). A
 // store failure is returned wrapped and matches none of these errors.
 //
 // The body's members are read liberally
@@ -292,7 +292,7 @@ func (v *Verifier) LogValue() slog.Value {
 	)
 }
 
-// dedupName names the DedupStore's type, or "off" when replay checks are off.
+// dedupName names the dedup.Store's type, or "off" when replay checks are off.
 func (v *Verifier) dedupName() string {
 	if v.dedup == nil {
 		return "off"

@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/dedup"
 	"github.com/signkit/signkit-go/webhooks/queue"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"
 	"github.com/signkit/signkit-go/webhooks/redisqueue"
@@ -91,10 +92,10 @@ func newReceiver(ctx context.Context, cfg config, logs io.Writer) (*receiver, er
 // stores answers the Redis dedup store and stream queue when REDIS_URL is
 // set (after checking that Redis answers), the memory ones otherwise. Only
 // the Redis queue keeps an acknowledged event through a crash.
-func (r *receiver) stores(ctx context.Context) (webhooks.DedupStore, queue.Queue, error) {
+func (r *receiver) stores(ctx context.Context) (dedup.Store, queue.Queue, error) {
 	if r.cfg.redisURL == "" {
 		r.log.Warn("replay protection and queue in memory: a crash loses the events acknowledged and not yet processed; set REDIS_URL for a durable queue")
-		return webhooks.NewMemoryDedup(webhooks.DefaultDedupEntries), queue.NewMemory(1024), nil
+		return dedup.NewMemory(dedup.DefaultMaxEntries), queue.NewMemory(1024), nil
 	}
 	opts, err := redis.ParseURL(r.cfg.redisURL)
 	if err != nil {

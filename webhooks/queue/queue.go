@@ -22,6 +22,9 @@
 //
 // Both keep a dead-letter list that the DeadLetterList methods read, replay
 // and discard.
+//
+// Package webhooks/queue/queuetest is the conformance suite of Queue; both
+// queues pass it, and a queue of your own proves itself with it.
 package queue
 
 import (
@@ -87,8 +90,9 @@ type Queue interface {
 	// Enqueue stores d; it returns nil only once d is stored as durably as
 	// the queue can store it.
 	Enqueue(ctx context.Context, d Delivery) error
-	// Next blocks until an entry can be handed out, or ctx ends. The entry
-	// stays with the caller until Ack or DeadLetter; a durable queue hands it
+	// Next blocks until an entry can be handed out, or ctx ends (then its
+	// error matches ctx.Err()). The entry stays with the caller until Ack
+	// or DeadLetter; a durable queue hands it
 	// to another caller when it was not touched for a while (the caller
 	// stopped).
 	Next(ctx context.Context) (*Message, error)

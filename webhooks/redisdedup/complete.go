@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/dedup"
 )
 
 // donePrefix starts the value of a claim key once its claim is complete:
@@ -29,9 +29,9 @@ if v == ARGV[1] then
 end
 return 0`
 
-var _ webhooks.Completer = (*Store)(nil)
+var _ dedup.Completer = (*Store)(nil)
 
-// Complete implements webhooks.Completer: while this Store holds a live
+// Complete implements dedup.Completer: while this Store holds a live
 // claim on id, the key's value becomes "done:" and the claim's token, with
 // the key's ttl kept, in one script; the Store's record then holds that
 // value as its token, so that its Release and Extend still act on the
@@ -67,7 +67,7 @@ func (s *Store) Complete(ctx context.Context, id string) error {
 	return nil
 }
 
-// Completed implements webhooks.Completer with one GET: true when the key of
+// Completed implements dedup.Completer with one GET: true when the key of
 // id holds a completed claim, whichever Store made it.
 func (s *Store) Completed(ctx context.Context, id string) (bool, error) {
 	if s.bad != nil {

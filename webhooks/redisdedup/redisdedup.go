@@ -1,4 +1,4 @@
-// Package redisdedup is a webhooks.DedupStore on Redis, for receivers that run
+// Package redisdedup is a dedup.Store on Redis, for receivers that run
 // on several machines: a claim made by one receiver is seen by all of them,
 // so a redelivery that reaches another machine is still processed once.
 //
@@ -48,7 +48,7 @@
 // Both need processing that outlives the claim (for a Verifier, twice its
 // tolerance); keep processing well within it.
 //
-// The Store is also a webhooks.Completer: Complete sets the key of its own
+// The Store is also a dedup.Completer: Complete sets the key of its own
 // live claim to "done:" and the claim's token, keeping the ttl, so that a
 // Handler answers a redelivery 200 only once the event is finished
 // (complete.go).
@@ -69,7 +69,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/signkit/signkit-go/internal/rediswait"
-	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/dedup"
 )
 
 // DefaultPrefix starts the key of every claim unless WithPrefix says
@@ -83,7 +83,7 @@ const releaseSrc = `if redis.call("GET", KEYS[1]) == ARGV[1] then
 end
 return 0`
 
-// Store is a webhooks.DedupStore on Redis. It is safe for concurrent use.
+// Store is a dedup.Store on Redis. It is safe for concurrent use.
 type Store struct {
 	client  redis.UniversalClient
 	prefix  string
@@ -113,8 +113,8 @@ type record struct {
 }
 
 var (
-	_ webhooks.DedupStore = (*Store)(nil)
-	_ webhooks.Extender   = (*Store)(nil)
+	_ dedup.Store    = (*Store)(nil)
+	_ dedup.Extender = (*Store)(nil)
 )
 
 // Option configures a Store.
@@ -163,7 +163,7 @@ func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (bool, 
 		return false, s.bad
 	}
 	if id == "" || ttl <= 0 {
-		return false, fmt.Errorf("%w: id %q, ttl %v", webhooks.ErrInvalidClaim, id, ttl)
+		return false, fmt.Errorf("%w: id %q, ttl %v", dedup.ErrInvalidClaim, id, ttl)
 	}
 	ttl = (ttl + time.Millisecond - 1).Truncate(time.Millisecond)
 	token := rand.Text()
@@ -251,7 +251,7 @@ func (s *Store) Release(ctx context.Context, id string) error {
 	return nil
 }
 
-// Extend implements webhooks.Extender: the claim on id ends ttl (rounded up
+// Extend implements dedup.Extender: the claim on id ends ttl (rounded up
 // to whole milliseconds) from now, whoever made it. It sets the key with one
 // SET PX, to this Store's token when it holds a live claim on id, or else to
 // a new token recorded as this Store's claim: a receiver that takes over an
@@ -263,7 +263,7 @@ func (s *Store) Extend(ctx context.Context, id string, ttl time.Duration) error 
 		return s.bad
 	}
 	if id == "" || ttl <= 0 {
-		return fmt.Errorf("%w: id %q, ttl %v", webhooks.ErrInvalidClaim, id, ttl)
+		return fmt.Errorf("%w: id %q, ttl %v", dedup.ErrInvalidClaim, id, ttl)
 	}
 	ttl = (ttl + time.Millisecond - 1).Truncate(time.Millisecond)
 	start := s.now()

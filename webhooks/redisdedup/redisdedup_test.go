@@ -15,8 +15,8 @@ import (
 
 	"github.com/signkit/signkit-go/internal/fakeclock"
 	"github.com/signkit/signkit-go/internal/redistest"
-	"github.com/signkit/signkit-go/webhooks"
-	"github.com/signkit/signkit-go/webhooks/internal/deduptest"
+	"github.com/signkit/signkit-go/webhooks/dedup"
+	"github.com/signkit/signkit-go/webhooks/dedup/deduptest"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"
 )
 
@@ -120,7 +120,7 @@ func TestStoreError(t *testing.T) {
 	if n, err := lc.Exists(context.Background(), redisdedup.DefaultPrefix+"retry").Result(); n != 0 || err != nil {
 		t.Fatalf("after the retried release EXISTS = %d, %v", n, err)
 	}
-	var _ webhooks.DedupStore = live
+	var _ dedup.Store = live
 }
 
 // waitExpired polls until key no longer exists in Redis.

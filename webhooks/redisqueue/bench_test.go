@@ -17,6 +17,7 @@ import (
 
 	"github.com/signkit/signkit-go/internal/redistest"
 	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/dedup"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"
 	"github.com/signkit/signkit-go/webhooks/redisqueue"
 )
@@ -247,7 +248,7 @@ func (g *gate) close() {
 // newAckFloor verifies a delivery with a Verifier whose dedup store is
 // store (nil: none, the floor), adds it to stream with one XADD and answers
 // 202.
-func newAckFloor(b *testing.B, rdb *redis.Client, stream string, store webhooks.DedupStore) *ackSide {
+func newAckFloor(b *testing.B, rdb *redis.Client, stream string, store dedup.Store) *ackSide {
 	name := "floor"
 	if store != nil {
 		name = "plain"

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/signkit/signkit-go/webhooks/queue"
@@ -46,13 +47,32 @@ const moveMemory = 10 * time.Minute
 // to the dead letter key; it shares the stream's slot, like the records.
 func (q *Queue) moveKey(key string) string { return q.records + ":moved:" + key }
 
+// entryID reports whether key is written as Redis writes an entry's id,
+// "<ms>-<seq>" in decimal without leading zeros: only such a key can be a
+// dead letter's. Redis would refuse another form with an error, or read it
+// as another id ("5" as 5-0, or as every entry of millisecond 5 in XRANGE;
+// "05-1" as 5-1) and act on a dead letter of another key.
+func entryID(key string) bool {
+	ms, seq, ok := strings.Cut(key, "-")
+	return ok && canonicalUint(ms) && canonicalUint(seq)
+}
+
+func canonicalUint(s string) bool {
+	n, err := strconv.ParseUint(s, 10, 64)
+	return err == nil && strconv.FormatUint(n, 10) == s
+}
+
 // Replay implements queue.DeadLetterList: the dead letter becomes a new
 // entry of the stream, atomically, and is processed like a new delivery.
 // The script is safe to run twice: when go-redis sends it again after a
 // lost reply, the second run finds the move recorded under this call's
 // token and answers success. A later call for the same key answers
-// queue.ErrNotFound, as for any key that is no dead letter.
+// queue.ErrNotFound, as for any key that is no dead letter, a key not
+// written as an entry id included.
 func (q *Queue) Replay(ctx context.Context, key string) error {
+	if !entryID(key) {
+		return fmt.Errorf("%w: %q", queue.ErrNotFound, key)
+	}
 	n, err := q.run(ctx, q.scripts.replay, []string{q.stream, q.dead, q.moveKey(key)},
 		key, rand.Text(), moveMemory.Milliseconds()).Int()
 	switch {
@@ -66,8 +86,12 @@ func (q *Queue) Replay(ctx context.Context, key string) error {
 
 // Discard implements queue.DeadLetterList: one script deletes the dead
 // letter (XDEL) and, like Replay's, answers success when go-redis sends it
-// again after a lost reply; a later call answers queue.ErrNotFound.
+// again after a lost reply; a later call answers queue.ErrNotFound, and so
+// does a key not written as an entry id.
 func (q *Queue) Discard(ctx context.Context, key string) error {
+	if !entryID(key) {
+		return fmt.Errorf("%w: %q", queue.ErrNotFound, key)
+	}
 	n, err := q.run(ctx, q.scripts.discard, []string{q.dead, q.moveKey(key)},
 		key, rand.Text(), moveMemory.Milliseconds()).Int()
 	switch {

@@ -17,7 +17,7 @@ import (
 	"github.com/signkit/signkit-go/webhooks/redisqueue"
 )
 
-// countingStore counts the calls a Verifier makes to its DedupStore.
+// countingStore counts the calls a Verifier makes to its dedup.Store.
 type countingStore struct {
 	s                                    *redisdedup.Store
 	claims, releases, extends, completes atomic.Int32
@@ -115,7 +115,7 @@ func TestEnqueueIsTheDedup(t *testing.T) {
 					t.Fatalf("EnqueuesSkipped = %d, want 2: the two re-sends added nothing", st.EnqueuesSkipped)
 				}
 				if n := store.calls(); n != 0 {
-					t.Fatalf("%d calls to the DedupStore (claims %d), want none", n, store.claims.Load())
+					t.Fatalf("%d calls to the dedup.Store (claims %d), want none", n, store.claims.Load())
 				}
 			} else if n := store.claims.Load(); n != tt.claims {
 				t.Fatalf("%d claims, want %d", n, tt.claims)

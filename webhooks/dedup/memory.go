@@ -1,42 +1,16 @@
-package webhooks
+package dedup
 
 import (
 	"container/heap"
 	"container/list"
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
 )
 
-// DedupStore remembers the ids of events that are processed or being
-// processed, so that a replayed or concurrently redelivered event is
-// processed once. Implementations must be safe for concurrent use, and Claim
-// must be atomic: of two concurrent claims of one id, exactly one succeeds.
-type DedupStore interface {
-	// Claim records id until ttl passes; false when id is already claimed.
-	Claim(ctx context.Context, id string, ttl time.Duration) (bool, error)
-	// Release forgets a claim whose processing failed, so a redelivery is accepted.
-	Release(ctx context.Context, id string) error
-}
-
-// Extender is implemented by the DedupStores whose claims can be kept
-// alive, as both of this module's are. AsyncHandler extends the claim on an
-// event while it retries it and when it takes it over from another
-// receiver, so that a redelivery is not processed meanwhile.
-type Extender interface {
-	// Extend makes the claim on id end ttl from now, claiming id anew when
-	// its claim has ended or was released.
-	Extend(ctx context.Context, id string, ttl time.Duration) error
-}
-
-// ErrInvalidClaim is returned by the stores of this module for an empty id or
-// a ttl that is not positive.
-var ErrInvalidClaim = errors.New("webhooks: claim needs an id and a positive ttl")
-
-// NewMemoryDedup returns a DedupStore in memory for at most maxEntries ids
-// (DefaultDedupEntries when maxEntries < 1). When it is full, a new claim
+// NewMemory returns a Store in memory for at most maxEntries ids
+// (DefaultMaxEntries when maxEntries < 1). When it is full, a new claim
 // evicts expired ids first, then the oldest claims. It serves one process;
 // receivers on several machines need a shared store such as
 // webhooks/redisdedup.
@@ -45,24 +19,30 @@ var ErrInvalidClaim = errors.New("webhooks: claim needs an id and a positive ttl
 // verifier's tolerance): an id evicted before its ttl passes can be replayed.
 //
 // The store also implements Extender and Completer.
-func NewMemoryDedup(maxEntries int) DedupStore {
-	return newMemoryDedup(maxEntries, time.Now)
+func NewMemory(maxEntries int) Store {
+	return newMemory(maxEntries, time.Now)
 }
 
-func newMemoryDedup(maxEntries int, now func() time.Time) *memoryDedup {
+func newMemory(maxEntries int, now func() time.Time) *memoryStore {
 	if maxEntries < 1 {
-		maxEntries = DefaultDedupEntries
+		maxEntries = DefaultMaxEntries
 	}
-	return &memoryDedup{
+	return &memoryStore{
 		max:     maxEntries,
 		now:     now,
 		entries: make(map[string]*claim),
 	}
 }
 
-// memoryDedup keeps its claims in a map, a list in claim order and a heap in
+var (
+	_ Store     = (*memoryStore)(nil)
+	_ Extender  = (*memoryStore)(nil)
+	_ Completer = (*memoryStore)(nil)
+)
+
+// memoryStore keeps its claims in a map, a list in claim order and a heap in
 // expiry order.
-type memoryDedup struct {
+type memoryStore struct {
 	mu      sync.Mutex
 	max     int
 	now     func() time.Time
@@ -76,11 +56,11 @@ type claim struct {
 	expires time.Time
 	elem    *list.Element
 	index   int  // in expiry
-	done    bool // Complete marked it (complete.go)
+	done    bool // Complete marked it
 }
 
-// Claim implements DedupStore.
-func (m *memoryDedup) Claim(_ context.Context, id string, ttl time.Duration) (bool, error) {
+// Claim implements Store.
+func (m *memoryStore) Claim(_ context.Context, id string, ttl time.Duration) (bool, error) {
 	if id == "" || ttl <= 0 {
 		return false, fmt.Errorf("%w: id %q, ttl %v", ErrInvalidClaim, id, ttl)
 	}
@@ -96,7 +76,7 @@ func (m *memoryDedup) Claim(_ context.Context, id string, ttl time.Duration) (bo
 }
 
 // add records a claim on id, evicting the oldest claims when full.
-func (m *memoryDedup) add(id string, expires time.Time) {
+func (m *memoryStore) add(id string, expires time.Time) {
 	for len(m.entries) >= m.max {
 		m.remove(m.order.Front().Value.(*claim))
 	}
@@ -107,7 +87,7 @@ func (m *memoryDedup) add(id string, expires time.Time) {
 }
 
 // Extend implements Extender.
-func (m *memoryDedup) Extend(_ context.Context, id string, ttl time.Duration) error {
+func (m *memoryStore) Extend(_ context.Context, id string, ttl time.Duration) error {
 	if id == "" || ttl <= 0 {
 		return fmt.Errorf("%w: id %q, ttl %v", ErrInvalidClaim, id, ttl)
 	}
@@ -124,8 +104,8 @@ func (m *memoryDedup) Extend(_ context.Context, id string, ttl time.Duration) er
 	return nil
 }
 
-// Release implements DedupStore.
-func (m *memoryDedup) Release(_ context.Context, id string) error {
+// Release implements Store.
+func (m *memoryStore) Release(_ context.Context, id string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if c, ok := m.entries[id]; ok {
@@ -134,15 +114,37 @@ func (m *memoryDedup) Release(_ context.Context, id string) error {
 	return nil
 }
 
+// Complete implements Completer.
+func (m *memoryStore) Complete(_ context.Context, id string) error {
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.dropExpired(now)
+	if c, ok := m.entries[id]; ok {
+		c.done = true
+	}
+	return nil
+}
+
+// Completed implements Completer.
+func (m *memoryStore) Completed(_ context.Context, id string) (bool, error) {
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.dropExpired(now)
+	c, ok := m.entries[id]
+	return ok && c.done, nil
+}
+
 // dropExpired removes every claim whose ttl has passed; each claim is
 // removed once, so the cost is amortized over the claims.
-func (m *memoryDedup) dropExpired(now time.Time) {
+func (m *memoryStore) dropExpired(now time.Time) {
 	for len(m.expiry) > 0 && !now.Before(m.expiry[0].expires) {
 		m.remove(m.expiry[0])
 	}
 }
 
-func (m *memoryDedup) remove(c *claim) {
+func (m *memoryStore) remove(c *claim) {
 	delete(m.entries, c.id)
 	m.order.Remove(c.elem)
 	heap.Remove(&m.expiry, c.index)

@@ -1,6 +1,51 @@
-// Package deduptest is the conformance suite that every webhooks.DedupStore
-// of this module passes: the memory store and the Redis store run the same
-// tests.
+// Package deduptest is the conformance suite of dedup.Store: the memory
+// store of package dedup and webhooks/redisdedup pass it, and a store of
+// your own (on Postgres, say) proves with it that it keeps the contract the
+// webhooks receiver relies on. It needs nothing but the standard library:
+//
+//	func TestConformance(t *testing.T) {
+//		db := startTestDatabase(t)
+//		deduptest.Run(t, func(t *testing.T) deduptest.Subject {
+//			table := newTable(t, db) // each subtest gets empty storage
+//			return deduptest.Subject{
+//				Store: pgdedup.New(db, table),
+//				Peer:  pgdedup.New(db, table), // a second receiver on the same claims
+//			}
+//		})
+//	}
+//
+// To pass, a store must:
+//
+//   - Claim an id once: the first Claim reports true, every later Claim of
+//     that id false until the claim ends, whatever other ids are claimed
+//     meanwhile ("ClaimOnce"); of concurrent claims of one id, through the
+//     Store and its Peer alike, exactly one reports true
+//     ("ConcurrentClaimsOneWinner").
+//   - Release a claim so that the id can be claimed again; releasing an id
+//     that is not claimed, or releasing twice, is no error
+//     ("ReleaseThenReclaim").
+//   - End a claim when its ttl has passed, and not before ("Expiry").
+//   - Refuse an empty id and a ttl that is not positive with an error that
+//     matches dedup.ErrInvalidClaim, claiming nothing ("InvalidClaim").
+//   - With a Peer (a second Store on the same shared claims): see the
+//     Store's claims, and release them, as a queue worker on another
+//     machine releases for the receiver that verified ("Peer").
+//   - When it is a dedup.Extender: make an extended claim outlive its first
+//     ttl; claim an id that is not claimed (never, or released) on Extend;
+//     refuse an empty id and a zero ttl with dedup.ErrInvalidClaim; and,
+//     with a Peer, keep a claim that the Peer took over with Extend when
+//     the Store that first claimed it releases late, while the Peer's own
+//     Release frees it ("Extend").
+//   - When it is a dedup.Completer: report a claim complete only once it
+//     was marked so, and to its Peer too; keep a completed claim claimed
+//     for its ttl; forget the completion with the claim (on Release and
+//     expiry, a new claim starts in flight); and do nothing on Complete of
+//     an id that is not claimed ("Complete").
+//
+// The subtests run in parallel, each on a Subject of its own; the
+// Extend and Complete subtests are skipped for a store that does not
+// implement the interface, and Peer for a Subject without a Peer. With
+// real time (no Advance), a subtest sleeps at most about twice TTL.
 package deduptest
 
 import (
@@ -12,53 +57,74 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/webhooks"
+	"github.com/signkit/signkit-go/webhooks/dedup"
 )
 
 // Subject is one store under test.
 type Subject struct {
-	// Store is empty when handed over.
-	Store webhooks.DedupStore
-	// Advance makes d pass for Store, with a fake clock; nil means real time
-	// (the suite sleeps).
-	Advance func(d time.Duration)
+	// Store is the store under test; it holds no claim when handed over,
+	// and it is not shared with another Subject.
+	Store dedup.Store
 	// Peer, when not nil, shares Store's claims as a second receiver would
 	// (for example another client of the same Redis). A store without a peer
-	// serves one process, and the Peer test is not run for it.
-	Peer webhooks.DedupStore
-	// TTL is the short ttl of the expiry test (default 200ms).
+	// serves one process; the Peer subtest is skipped for it.
+	Peer dedup.Store
+	// Advance makes d pass for Store and Peer, with a fake clock; nil means
+	// real time (the suite sleeps).
+	Advance func(d time.Duration)
+	// TTL is the short ttl of the expiry tests (default 200ms). With real
+	// time, give it a margin over the store's clock resolution and the
+	// round trip to its backend.
 	TTL time.Duration
 }
 
-// Run runs the suite; newSubject is called once per subtest, and once first
-// with t to learn whether the store has a Peer: the Peer test runs only for
-// stores that have one.
-func Run(t *testing.T, newSubject func(t *testing.T) Subject) {
-	type test struct {
+// ttl answers sub.TTL or its default.
+func (sub Subject) ttl() time.Duration {
+	if sub.TTL > 0 {
+		return sub.TTL
+	}
+	return 200 * time.Millisecond
+}
+
+// wait makes d pass for the store.
+func (sub Subject) wait(d time.Duration) {
+	if sub.Advance != nil {
+		sub.Advance(d)
+		return
+	}
+	time.Sleep(d)
+}
+
+// Run runs the suite as subtests of t. newStore is called once per
+// subtest, from within it, and returns a new store, with no claim, as a
+// Subject; use t to clean up after it.
+func Run(t *testing.T, newStore func(t *testing.T) Subject) {
+	tests := []struct {
 		name string
 		fn   func(*testing.T, Subject)
-	}
-	tests := []test{
+	}{
 		{"ClaimOnce", testClaimOnce},
 		{"ReleaseThenReclaim", testRelease},
 		{"Expiry", testExpiry},
 		{"ConcurrentClaimsOneWinner", testConcurrent},
 		{"InvalidClaim", testInvalid},
+		{"Peer", testPeer},
 		{"Extend", testExtend},
 		{"Complete", testComplete},
-	}
-	if newSubject(t).Peer != nil {
-		tests = append(tests, test{"Peer", testPeer})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			tt.fn(t, newSubject(t))
+			sub := newStore(t)
+			if sub.Store == nil {
+				t.Fatal("newStore returned a Subject without a Store")
+			}
+			tt.fn(t, sub)
 		})
 	}
 }
 
-func claim(t *testing.T, s webhooks.DedupStore, id string, ttl time.Duration) bool {
+func claim(t *testing.T, s dedup.Store, id string, ttl time.Duration) bool {
 	t.Helper()
 	ok, err := s.Claim(context.Background(), id, ttl)
 	if err != nil {
@@ -67,7 +133,7 @@ func claim(t *testing.T, s webhooks.DedupStore, id string, ttl time.Duration) bo
 	return ok
 }
 
-func release(t *testing.T, s webhooks.DedupStore, id string) {
+func release(t *testing.T, s dedup.Store, id string) {
 	t.Helper()
 	if err := s.Release(context.Background(), id); err != nil {
 		t.Fatalf("Release(%q): %v", id, err)
@@ -111,14 +177,7 @@ func testRelease(t *testing.T, sub Subject) {
 
 func testExpiry(t *testing.T, sub Subject) {
 	s := sub.Store
-	ttl := sub.TTL
-	if ttl == 0 {
-		ttl = 200 * time.Millisecond
-	}
-	wait := sub.Advance
-	if wait == nil {
-		wait = time.Sleep
-	}
+	ttl, wait := sub.ttl(), sub.wait
 	if !claim(t, s, "evt-ttl", ttl) || !claim(t, s, "evt-long", time.Hour) {
 		t.Fatal("first claims refused")
 	}
@@ -135,7 +194,7 @@ func testExpiry(t *testing.T, sub Subject) {
 }
 
 func testConcurrent(t *testing.T, sub Subject) {
-	stores := []webhooks.DedupStore{sub.Store}
+	stores := []dedup.Store{sub.Store}
 	if sub.Peer != nil {
 		stores = append(stores, sub.Peer)
 	}
@@ -167,11 +226,11 @@ func testConcurrent(t *testing.T, sub Subject) {
 
 func testInvalid(t *testing.T, sub Subject) {
 	ctx := context.Background()
-	if _, err := sub.Store.Claim(ctx, "", time.Minute); !errors.Is(err, webhooks.ErrInvalidClaim) {
+	if _, err := sub.Store.Claim(ctx, "", time.Minute); !errors.Is(err, dedup.ErrInvalidClaim) {
 		t.Fatalf("empty id: %v", err)
 	}
 	for _, ttl := range []time.Duration{0, -time.Second} {
-		if _, err := sub.Store.Claim(ctx, "evt-x", ttl); !errors.Is(err, webhooks.ErrInvalidClaim) {
+		if _, err := sub.Store.Claim(ctx, "evt-x", ttl); !errors.Is(err, dedup.ErrInvalidClaim) {
 			t.Fatalf("ttl %v: %v", ttl, err)
 		}
 	}
@@ -185,6 +244,9 @@ func testInvalid(t *testing.T, sub Subject) {
 // on another machine releasing for the receiver that verified): the release
 // must take effect, or the redelivery is refused and the event is lost.
 func testPeer(t *testing.T, sub Subject) {
+	if sub.Peer == nil {
+		t.Skip("the Subject has no Peer")
+	}
 	a, b := sub.Store, sub.Peer
 	if !claim(t, a, "evt-p", time.Minute) {
 		t.Fatal("first claim refused")
@@ -198,30 +260,22 @@ func testPeer(t *testing.T, sub Subject) {
 	}
 }
 
-// testExtend: every store of this module is a webhooks.Extender. An
-// extended claim outlives its first ttl; extending an id that is not
+// testExtend, for a dedup.Extender: an extended claim outlives its first ttl; extending an id that is not
 // claimed (never, or released) claims it; a peer that takes an event over
 // extends and then releases the claim.
 func testExtend(t *testing.T, sub Subject) {
 	ctx := context.Background()
-	x, ok := sub.Store.(webhooks.Extender)
+	x, ok := sub.Store.(dedup.Extender)
 	if !ok {
-		t.Fatalf("%T is not a webhooks.Extender", sub.Store)
+		t.Skipf("%T is not a dedup.Extender", sub.Store)
 	}
-	extend := func(x webhooks.Extender, id string, ttl time.Duration) {
+	extend := func(x dedup.Extender, id string, ttl time.Duration) {
 		t.Helper()
 		if err := x.Extend(ctx, id, ttl); err != nil {
 			t.Fatalf("Extend(%q): %v", id, err)
 		}
 	}
-	ttl := sub.TTL
-	if ttl == 0 {
-		ttl = 200 * time.Millisecond
-	}
-	wait := sub.Advance
-	if wait == nil {
-		wait = time.Sleep
-	}
+	ttl, wait := sub.ttl(), sub.wait
 	if !claim(t, sub.Store, "evt-ext", ttl) {
 		t.Fatal("first claim refused")
 	}
@@ -243,18 +297,18 @@ func testExtend(t *testing.T, sub Subject) {
 	if claim(t, sub.Store, "evt-rel", time.Minute) {
 		t.Fatal("Extend of a released id did not claim it")
 	}
-	if err := x.Extend(ctx, "", time.Minute); !errors.Is(err, webhooks.ErrInvalidClaim) {
+	if err := x.Extend(ctx, "", time.Minute); !errors.Is(err, dedup.ErrInvalidClaim) {
 		t.Fatalf("empty id: %v", err)
 	}
-	if err := x.Extend(ctx, "evt-y", 0); !errors.Is(err, webhooks.ErrInvalidClaim) {
+	if err := x.Extend(ctx, "evt-y", 0); !errors.Is(err, dedup.ErrInvalidClaim) {
 		t.Fatalf("zero ttl: %v", err)
 	}
 	if sub.Peer == nil {
 		return
 	}
-	px, ok := sub.Peer.(webhooks.Extender)
+	px, ok := sub.Peer.(dedup.Extender)
 	if !ok {
-		t.Fatalf("peer %T is not a webhooks.Extender", sub.Peer)
+		t.Fatalf("peer %T is not a dedup.Extender", sub.Peer)
 	}
 	if !claim(t, sub.Store, "evt-take", time.Minute) {
 		t.Fatal("claim refused")

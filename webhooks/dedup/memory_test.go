@@ -1,4 +1,4 @@
-package webhooks_test
+package dedup_test
 
 import (
 	"context"
@@ -7,37 +7,39 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/internal/fakeclock"
-	"github.com/signkit/signkit-go/webhooks"
-	"github.com/signkit/signkit-go/webhooks/internal/deduptest"
+	"github.com/signkit/signkit-go/webhooks/dedup"
+	"github.com/signkit/signkit-go/webhooks/dedup/deduptest"
 )
 
-func newFakeClock() *fakeclock.Clock { return fakeclock.New(time.Unix(vecUnix, 0)) }
+func newFakeClock() *fakeclock.Clock {
+	return fakeclock.New(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+}
 
-func TestMemoryDedupConformance(t *testing.T) {
+func TestMemoryConformance(t *testing.T) {
 	t.Parallel()
 	deduptest.Run(t, func(t *testing.T) deduptest.Subject {
 		c := newFakeClock()
 		return deduptest.Subject{
-			Store:   webhooks.NewMemoryDedupClock(1000, c.Now),
+			Store:   dedup.NewMemoryClock(1000, c.Now),
 			Advance: c.Advance,
 			TTL:     time.Minute,
 		}
 	})
 }
 
-func TestMemoryDedupRealTime(t *testing.T) {
+func TestMemoryRealTime(t *testing.T) {
 	t.Parallel()
 	deduptest.Run(t, func(t *testing.T) deduptest.Subject {
-		return deduptest.Subject{Store: webhooks.NewMemoryDedup(0), TTL: 50 * time.Millisecond}
+		return deduptest.Subject{Store: dedup.NewMemory(0), TTL: 50 * time.Millisecond}
 	})
 }
 
 // A full store evicts expired claims first, then the oldest.
-func TestMemoryDedupBounded(t *testing.T) {
+func TestMemoryBounded(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	c := newFakeClock()
-	s := webhooks.NewMemoryDedupClock(3, c.Now)
+	s := dedup.NewMemoryClock(3, c.Now)
 	mustClaim := func(id string, ttl time.Duration, want bool) {
 		t.Helper()
 		ok, err := s.Claim(ctx, id, ttl)
@@ -52,7 +54,7 @@ func TestMemoryDedupBounded(t *testing.T) {
 	mustClaim("new1", time.Hour, true)
 	mustClaim("old", time.Hour, false) // survived: the expired one went first
 	mustClaim("new2", time.Hour, true) // full: evicts the oldest, "old"
-	if n := webhooks.MemoryDedupLen(s); n != 3 {
+	if n := dedup.MemoryLen(s); n != 3 {
 		t.Fatalf("%d entries, want 3", n)
 	}
 	mustClaim("mid", time.Hour, false)
@@ -62,15 +64,15 @@ func TestMemoryDedupBounded(t *testing.T) {
 }
 
 // The store does not grow past its bound, whatever the traffic.
-func TestMemoryDedupManyIDs(t *testing.T) {
+func TestMemoryManyIDs(t *testing.T) {
 	t.Parallel()
-	s := webhooks.NewMemoryDedup(100)
+	s := dedup.NewMemory(100)
 	for i := range 10_000 {
 		if ok, err := s.Claim(context.Background(), fmt.Sprint(i), time.Hour); !ok || err != nil {
 			t.Fatal(i, ok, err)
 		}
 	}
-	if n := webhooks.MemoryDedupLen(s); n != 100 {
+	if n := dedup.MemoryLen(s); n != 100 {
 		t.Fatalf("%d entries, want 100", n)
 	}
 }

@@ -1,0 +1,38 @@
+package redisqueue_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/signkit/signkit-go/internal/redistest"
+	"github.com/signkit/signkit-go/webhooks/queue"
+	"github.com/signkit/signkit-go/webhooks/queue/queuetest"
+	"github.com/signkit/signkit-go/webhooks/redisqueue"
+)
+
+var conformanceStreams atomic.Int64
+
+// The Redis queue keeps the contract of queue.Queue and of the optional
+// interfaces it implements (DeadLetterList, Leaser, Idempotent), against a
+// real redis-server; each subtest has streams of its own.
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	addr := redistest.Start(t)
+	queuetest.Run(t, func(t *testing.T) queue.Queue {
+		tag := fmt.Sprintf("{conformance-%d}", conformanceStreams.Add(1))
+		q, err := redisqueue.New(context.Background(), client(t, addr),
+			redisqueue.WithStreams(tag+":events", tag+":dead"),
+			redisqueue.WithBlock(20*time.Millisecond),
+			redisqueue.WithVisibilityTimeout(300*time.Millisecond),
+			redisqueue.WithLogger(slog.New(slog.DiscardHandler)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { q.Close() })
+		return q
+	})
+}
