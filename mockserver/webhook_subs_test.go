@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 const subsPath = "/webhook/api/v1/subscriptions"
@@ -57,7 +57,7 @@ func TestSubscriptionValidation(t *testing.T) {
 		{"http on 127.1.2.3", `{"endpoint":"http://127.1.2.3/h","eventTypes":["sign.signer.signed"]}`, ""},
 		{"http on ::1", `{"endpoint":"http://[::1]:8080/h","eventTypes":["sign.signer.signed"]}`, ""},
 		{"http on localhost", `{"endpoint":"http://LocalHost:8080/h","eventTypes":["sign.signer.signed"]}`, ""},
-		{"all 17 types", `{"endpoint":"https://example.test/all","eventTypes":["sign.casefile.completed","sign.casefile.expired","sign.casefile.failed","sign.casefile.rejected","sign.signer.requestActivated","sign.signer.requestSent","sign.signer.reminderSent","sign.signer.requestOpened","sign.signer.undeliverable","sign.signer.opened","sign.signer.rejected","sign.signer.signed","sign.signer.signedWithImageUploadAndNAP","sign.signer.finalized","sign.signer.deleted","sign.signer.transientBounce","webhook.subscription.test"]}`, ""},
+		{"all 17 types", `{"endpoint":"https://example.test/all","eventTypes":["sign.casefile.completed","sign.casefile.expired","sign.casefile.failed","sign.casefile.rejected","sign.signer.requestActivated","sign.signer.requestSent","sign.signer.reminderSent","sign.signer.requestOpened","sign.signer.undeliverable","sign.signer.opened","sign.signer.rejected","sign.signer.signed","sign.signer.signedWithImageUploadAndNAP","sign.signer.finalized","sign.signer.deleted","sign.signer.transientBounce","webhooks.subscription.test"]}`, ""},
 		{"http elsewhere", `{"endpoint":"http://example.test/h","eventTypes":["sign.signer.signed"]}`, "endpoint"},
 		{"http on 128.0.0.1", `{"endpoint":"http://128.0.0.1/h","eventTypes":["sign.signer.signed"]}`, "endpoint"},
 		{"ftp", `{"endpoint":"ftp://127.0.0.1/h","eventTypes":["sign.signer.signed"]}`, "endpoint"},
@@ -256,8 +256,8 @@ func TestActiveSubscriptionLimit(t *testing.T) {
 // mustCreds answers the credentials of the default customer's user named name.
 func mustCreds(t *testing.T, s *Server, name string) UserCredentials {
 	t.Helper()
-	for id := DefaultUserID; s.core.Accounts.ByID(id) != nil; id++ { // ids are handed out in order
-		if u := s.core.Accounts.ByID(id); u.Name == name {
+	for id := DefaultUserID; s.core.Auth.ByID(id) != nil; id++ { // ids are handed out in order
+		if u := s.core.Auth.ByID(id); u.Name == name {
 			return UserCredentials(u.Identity())
 		}
 	}
@@ -294,8 +294,8 @@ func TestConcurrentCreatesRespectTheLimit(t *testing.T) {
 			t.Errorf("status %d", c)
 		}
 	}
-	if created != webhook.MaxActive {
-		t.Errorf("%d created concurrently, want %d", created, webhook.MaxActive)
+	if created != webhooks.MaxActive {
+		t.Errorf("%d created concurrently, want %d", created, webhooks.MaxActive)
 	}
 }
 

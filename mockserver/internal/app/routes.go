@@ -33,21 +33,21 @@ func (a *App) routes() http.Handler {
 	open := func(svc service, pattern string, h handlerFunc) { add(svc, false, pattern, h) }
 
 	// Auth, {Auth} = /auth: the API Keys Grant token endpoint.
-	route(svcAuth, "POST /auth/oauth/token", a.Accounts.HandleToken)
+	route(svcAuth, "POST /auth/oauth/token", a.Auth.HandleToken)
 
 	// Forms service, {Forms} = /collect/api.
-	route(svcForms, "POST /collect/api/v1/forms", a.Collect.HandleCreateForm)
-	route(svcForms, "GET /collect/api/v1/forms/{externalId}", a.Collect.HandleGetForm)
-	route(svcForms, "PUT /collect/api/v1/forms/{externalId}", a.Collect.HandleUpdateForm)
-	route(svcForms, "POST /collect/api/v1/forms/{externalId}/publish", a.Collect.HandlePublishForm)
-	route(svcForms, "POST /collect/api/v1/forms/{externalId}/archive", a.Collect.HandleArchiveForm)
-	route(svcForms, "POST /collect/api/v1/forms/{externalId}/requests", a.Collect.HandleCreateRequest)
-	route(svcForms, "POST /collect/api/v2/forms/{externalId}/requests", a.Collect.HandleCreateRequestV2)
-	route(svcForms, "GET /collect/api/v1/forms/{externalId}/requests/{requestId}/answers", a.Collect.HandleRequestAnswers)
-	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions", a.Collect.HandleListSubmissions)
-	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions/{submissionId}/answers", a.Collect.HandleAnswers)
-	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files", a.Collect.HandleListFiles)
-	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files/{fileId}", a.Collect.HandleDownloadFile)
+	route(svcForms, "POST /collect/api/v1/forms", a.Forms.HandleCreateForm)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}", a.Forms.HandleGetForm)
+	route(svcForms, "PUT /collect/api/v1/forms/{externalId}", a.Forms.HandleUpdateForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/publish", a.Forms.HandlePublishForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/archive", a.Forms.HandleArchiveForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/requests", a.Forms.HandleCreateRequest)
+	route(svcForms, "POST /collect/api/v2/forms/{externalId}/requests", a.Forms.HandleCreateRequestV2)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/requests/{requestId}/answers", a.Forms.HandleRequestAnswers)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions", a.Forms.HandleListSubmissions)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions/{submissionId}/answers", a.Forms.HandleAnswers)
+	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files", a.Forms.HandleListFiles)
+	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files/{fileId}", a.Forms.HandleDownloadFile)
 
 	// Send service, {Send} = /send: simple case file creation and its queue.
 	route(svcSend, "POST /send"+SendCreatePath, a.Send.HandleCreate)
@@ -77,10 +77,10 @@ func (a *App) routes() http.Handler {
 	route(svcWebhook, "DELETE /webhook/api/v1/subscriptions/{id}", a.Webhooks.HandleDelete)
 
 	// Public pages, no token: forms to fill in, and signing pages.
-	route(svcPublic, "GET /public/forms/{externalId}", a.Collect.HandlePublicPage)
-	route(svcPublic, "POST /public/forms/{externalId}", a.Collect.HandlePublicSubmit)
-	route(svcPublic, "GET /public/forms/{externalId}/requests/{requestId}", a.Collect.HandlePublicPage)
-	route(svcPublic, "POST /public/forms/{externalId}/requests/{requestId}", a.Collect.HandlePublicSubmit)
+	route(svcPublic, "GET /public/forms/{externalId}", a.Forms.HandlePublicPage)
+	route(svcPublic, "POST /public/forms/{externalId}", a.Forms.HandlePublicSubmit)
+	route(svcPublic, "GET /public/forms/{externalId}/requests/{requestId}", a.Forms.HandlePublicPage)
+	route(svcPublic, "POST /public/forms/{externalId}/requests/{requestId}", a.Forms.HandlePublicSubmit)
 	route(svcPublic, "GET /public/sign/{token}", a.Signing.Pages.HandleSigningPage)
 	route(svcPublic, "POST /public/sign/{token}", a.Signing.Pages.HandleSigningPost)
 	route(svcPublic, "GET /public/sign/{token}/documents/{documentId}", a.Signing.Pages.HandleSigningDocument)
@@ -91,7 +91,7 @@ func (a *App) routes() http.Handler {
 		route(svcControl, "GET /mock/health", ctl.health)
 		route(svcControl, "GET /mock/credentials", ctl.credentials)
 		route(svcControl, "POST /mock/users", ctl.addUser)
-		route(svcControl, "POST /mock/token", a.Accounts.HandleMockToken) // mock only: a token without the grant
+		route(svcControl, "POST /mock/token", a.Auth.HandleMockToken) // mock only: a token without the grant
 		route(svcControl, "GET /mock/clock", ctl.clock)
 		route(svcControl, "POST /mock/clock/advance", ctl.advance)
 		route(svcControl, "GET /mock/requests", ctl.requests)
