@@ -57,7 +57,7 @@ func TestSubscriptionValidation(t *testing.T) {
 		{"http on 127.1.2.3", `{"endpoint":"http://127.1.2.3/h","eventTypes":["sign.signer.signed"]}`, ""},
 		{"http on ::1", `{"endpoint":"http://[::1]:8080/h","eventTypes":["sign.signer.signed"]}`, ""},
 		{"http on localhost", `{"endpoint":"http://LocalHost:8080/h","eventTypes":["sign.signer.signed"]}`, ""},
-		{"all 17 types", `{"endpoint":"https://example.test/all","eventTypes":["sign.casefile.completed","sign.casefile.expired","sign.casefile.failed","sign.casefile.rejected","sign.signer.requestActivated","sign.signer.requestSent","sign.signer.reminderSent","sign.signer.requestOpened","sign.signer.undeliverable","sign.signer.opened","sign.signer.rejected","sign.signer.signed","sign.signer.signedWithImageUploadAndNAP","sign.signer.finalized","sign.signer.deleted","sign.signer.transientBounce","webhooks.subscription.test"]}`, ""},
+		{"all 17 types", `{"endpoint":"https://example.test/all","eventTypes":["sign.casefile.completed","sign.casefile.expired","sign.casefile.failed","sign.casefile.rejected","sign.signer.requestActivated","sign.signer.requestSent","sign.signer.reminderSent","sign.signer.requestOpened","sign.signer.undeliverable","sign.signer.opened","sign.signer.rejected","sign.signer.signed","sign.signer.signedWithImageUploadAndNAP","sign.signer.finalized","sign.signer.deleted","sign.signer.transientBounce","webhook.subscription.test"]}`, ""},
 		{"http elsewhere", `{"endpoint":"http://example.test/h","eventTypes":["sign.signer.signed"]}`, "endpoint"},
 		{"http on 128.0.0.1", `{"endpoint":"http://128.0.0.1/h","eventTypes":["sign.signer.signed"]}`, "endpoint"},
 		{"ftp", `{"endpoint":"ftp://127.0.0.1/h","eventTypes":["sign.signer.signed"]}`, "endpoint"},

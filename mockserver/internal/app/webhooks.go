@@ -40,7 +40,7 @@ func (a *App) consumeEventLog() {
 	})
 }
 
-// emitTestEvent puts a webhooks.subscription.test event of a customer in the
+// emitTestEvent puts a webhook.subscription.test event of a customer in the
 // event log (topic subscription, eventType test, a text message as payload).
 func (a *App) emitTestEvent(customerID int64) {
 	a.Signing.Emit(customerID, 0, webhooks.TestEventType, a.Clock.Now(), signing.TestEventMessage)
