@@ -51,7 +51,7 @@ type Service struct {
 	forms *formStore
 }
 
-// user is an API user, as package accounts authenticates them.
+// user is an API user, as package auth authenticates them.
 type user = auth.User
 
 // userFrom answers the authenticated caller of a token-protected route.

@@ -75,7 +75,7 @@ type Control struct {
 	sim *simulation
 }
 
-// user is an API user, as package accounts authenticates them.
+// user is an API user, as package auth authenticates them.
 type user = auth.User
 
 // userFrom answers the authenticated caller of a token-protected route.
