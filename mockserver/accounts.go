@@ -3,8 +3,8 @@ package mockserver
 import (
 	"fmt"
 
-	"github.com/signkit/signkit-go/auth"
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	sdkauth "github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 )
 
 // The default account every Server starts with (and returns to on reset).
@@ -22,8 +22,8 @@ const (
 )
 
 // defaultAdmin is the default customer's admin user.
-var defaultAdmin = accounts.User{ID: DefaultUserID, CustomerID: DefaultCustomerID, Name: "Mock Admin",
-	Email: "admin@example.test", Admin: true, Creds: auth.Credentials{ClientID: DefaultClientID,
+var defaultAdmin = auth.User{ID: DefaultUserID, CustomerID: DefaultCustomerID, Name: "Mock Admin",
+	Email: "admin@example.test", Admin: true, Creds: sdkauth.Credentials{ClientID: DefaultClientID,
 		ClientSecret: DefaultClientSecret, APIKey: DefaultAPIKey, APISecret: DefaultAPISecret}}
 
 // UserSpec describes a user to add with AddUser (or POST /mock/users).
@@ -50,8 +50,8 @@ type UserCredentials struct {
 }
 
 // Credentials converts to the SDK's credentials type.
-func (c UserCredentials) Credentials() auth.Credentials {
-	return auth.Credentials{ClientID: c.ClientID, ClientSecret: c.ClientSecret, APIKey: c.APIKey, APISecret: c.APISecret}
+func (c UserCredentials) Credentials() sdkauth.Credentials {
+	return sdkauth.Credentials{ClientID: c.ClientID, ClientSecret: c.ClientSecret, APIKey: c.APIKey, APISecret: c.APISecret}
 }
 
 // String describes the credentials without their secrets.

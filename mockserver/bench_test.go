@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 )
 
 // BenchmarkPublicFormGET compares GET of a public form page over loopback
@@ -70,18 +70,18 @@ func BenchmarkSubmissionMemory(b *testing.B) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before) // before the inputs: the answer strings they hold are retained too
-	inputs := make([]*collect.SubmissionInput, b.N)
+	inputs := make([]*forms.SubmissionInput, b.N)
 	for i := range inputs {
 		vals := validAnswers()
 		for k, v := range vals {
 			vals[k] = strings.Clone(v) // on the heap, as values read from a request are
 		}
-		inputs[i] = collect.NewSubmissionInput(vals, nil)
+		inputs[i] = forms.NewSubmissionInput(vals, nil)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		if _, err := s.core.Collect.Submit(id, "", inputs[i]); err != nil {
+		if _, err := s.core.Forms.Submit(id, "", inputs[i]); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -105,7 +105,7 @@ func TestBrowserFillsPublicPage(t *testing.T) {
 	run(t, ctx, "type the VAT", chromedp.SendKeys(chromedp.CSS("#in-vat"), "12345678"))
 	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
 	id := run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
-	subs := s.core.Collect.Submissions(f.ExternalID)
+	subs := s.core.Forms.Submissions(f.ExternalID)
 	if id != "1" || len(subs) != 1 {
 		t.Fatalf("thank-you page says %q; %d submissions stored", id, len(subs))
 	}
@@ -155,7 +155,7 @@ func TestBrowserFillsMultiEntrySection(t *testing.T) {
 	run(t, ctx, "type title 1", chromedp.SendKeys(chromedp.CSS("#in-job_title-1"), "Lead"))
 	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
 	id := run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
-	subs := s.core.Collect.Submissions(f.ExternalID)
+	subs := s.core.Forms.Submissions(f.ExternalID)
 	if id != "1" || len(subs) != 1 {
 		t.Fatalf("thank-you page says %q; %d submissions stored", id, len(subs))
 	}
@@ -228,7 +228,7 @@ func TestBrowserTextareaAndRadios(t *testing.T) {
 	run(t, ctx, "type comments", chromedp.SendKeys(chromedp.CSS("#in-comments"), "line one\nline two"))
 	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
 	run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
-	subs := s.core.Collect.Submissions(f.ExternalID)
+	subs := s.core.Forms.Submissions(f.ExternalID)
 	if len(subs) != 1 {
 		t.Fatalf("%d submissions stored, want 1", len(subs))
 	}

@@ -31,7 +31,7 @@ func TestCurlWalkthrough(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "walkthrough ok") {
 		t.Fatalf("script: %v\n%s", err, out)
 	}
-	_, _, n := s.core.Collect.Counts()
+	_, _, n := s.core.Forms.Counts()
 	if n != 1 {
 		t.Fatalf("%d submissions stored, want 1", n)
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
@@ -310,7 +310,7 @@ func TestDeliveriesKeepOrderPerSubscription(t *testing.T) {
 	whSubscribe(t, s, tok, rc.URL(), "sign.casefile.completed")
 	const n = 50
 	for i := range n {
-		s.core.Webhooks.Publish(webhook.Event{CustomerID: DefaultCustomerID, Type: "sign.casefile.completed",
+		s.core.Webhooks.Publish(webhooks.Event{CustomerID: DefaultCustomerID, Type: "sign.casefile.completed",
 			Body: fmt.Appendf(nil, `{"n":%d}`, i)})
 	}
 	s.Advance(0)

@@ -10,7 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/signkit/signkit-go/mockserver/internal/apidoc"
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 // TestDeliveredEventsMatchTheirSchemas drives the simulation through every
@@ -63,7 +63,7 @@ func TestDeliveredEventsMatchTheirSchemas(t *testing.T) {
 	}
 	// The simulation never emits signedWithImageUploadAndNAP; the description
 	// test checks its sample (apidoc.TestEveryEventTypeHasItsBodySchema).
-	want := slices.DeleteFunc(webhook.EventTypes(), func(typ string) bool { return typ == "sign.signer.signedWithImageUploadAndNAP" })
+	want := slices.DeleteFunc(webhooks.EventTypes(), func(typ string) bool { return typ == "sign.signer.signedWithImageUploadAndNAP" })
 	slices.Sort(delivered)
 	if delivered = slices.Compact(delivered); !slices.Equal(delivered, sorted(want)) {
 		t.Errorf("delivered types %v, want %v", delivered, sorted(want))
@@ -80,7 +80,7 @@ func emitEveryEvent(t *testing.T) (*Server, *receiver) {
 	t.Helper()
 	s, tok, pdf := sndServer(t)
 	rc := newReceiver(t, http.StatusNoContent)
-	whSubscribe(t, s, tok, rc.URL(), webhook.EventTypes()...)
+	whSubscribe(t, s, tok, rc.URL(), webhooks.EventTypes()...)
 	act := func(cf int64, signer, action string) {
 		t.Helper()
 		if err := s.SignerAction(cf, sndSignerID(t, s, cf, signer), action); err != nil {

@@ -97,7 +97,7 @@ func fieldOf(m map[string]any, si, fi int) map[string]any {
 }
 
 func (s *Server) formCount() int {
-	n, _, _ := s.core.Collect.Counts()
+	n, _, _ := s.core.Forms.Counts()
 	return n
 }
 

@@ -94,7 +94,7 @@ func TestMultiEntrySubmissions(t *testing.T) {
 		{"file too large in an instance", jobPairs(1), map[string][2]string{"reference[0]": {"big", "0123456789AB"}}, []string{"reference[0]"}, nil, nil},
 	}
 	for _, tc := range tests {
-		subs, cases := len(s.core.Collect.Submissions(f.ExternalID)), s.caseFileCount()
+		subs, cases := len(s.core.Forms.Submissions(f.ExternalID)), s.caseFileCount()
 		var out struct {
 			SubmissionID int64 `json:"submissionId"`
 			apiErr
@@ -108,7 +108,7 @@ func TestMultiEntrySubmissions(t *testing.T) {
 			if st != 422 || strings.Join(got, ",") != strings.Join(tc.fields, ",") {
 				t.Errorf("%s: %d %s, want 422 %v", tc.name, st, b, tc.fields)
 			}
-			if len(s.core.Collect.Submissions(f.ExternalID)) != subs || s.caseFileCount() != cases {
+			if len(s.core.Forms.Submissions(f.ExternalID)) != subs || s.caseFileCount() != cases {
 				t.Errorf("%s: something was stored", tc.name)
 			}
 			continue
@@ -127,7 +127,7 @@ func TestMultiEntrySubmissions(t *testing.T) {
 			t.Errorf("%s: stored employers %v phones %v, want %v %v", tc.name, jobs, ans.Sections[0].Answers[2].Values, tc.jobs, tc.phones)
 		}
 		if tc.files != nil {
-			cf, _ := s.core.Signing.Access(s.core.Collect.Submissions(f.ExternalID)[subs].CaseFileID(), s.core.Accounts.ByID(DefaultUserID))
+			cf, _ := s.core.Signing.Access(s.core.Forms.Submissions(f.ExternalID)[subs].CaseFileID(), s.core.Auth.ByID(DefaultUserID))
 			if len(cf.Attachments) != len(tc.files) {
 				t.Errorf("%s: %d attachments, want %d", tc.name, len(cf.Attachments), len(tc.files))
 			}
@@ -165,7 +165,7 @@ func TestMultiEntryAnswersWire(t *testing.T) {
 	if strings.TrimSpace(string(b)) != want {
 		t.Errorf("answers:\n%s\nwant\n%s", b, want)
 	}
-	cf, err := s.core.Signing.Access(out.CaseFileID, s.core.Accounts.ByID(DefaultUserID))
+	cf, err := s.core.Signing.Access(out.CaseFileID, s.core.Auth.ByID(DefaultUserID))
 	if err != nil || cf.Title != "Job Application - Ann Smith" {
 		t.Errorf("case file: %v %+v", err, cf)
 	}
@@ -305,7 +305,7 @@ func TestPrefillV2PageAndLocks(t *testing.T) {
 	if st, b := postPairs(t, s, path, good, nil, &ok); st != 201 {
 		t.Fatalf("submit through the link: %d %s", st, b)
 	}
-	values, lists, counts := s.core.Collect.Submissions(f.ExternalID)[0].Stored()
+	values, lists, counts := s.core.Forms.Submissions(f.ExternalID)[0].Stored()
 	if counts[1] != 2 || !reflect.DeepEqual(lists[3], []string{"First ApS", "Second A/S"}) ||
 		!reflect.DeepEqual(lists[2], []string{"+45 12345678"}) || values[0] != "Jane" {
 		t.Errorf("stored: counts %v lists %v values %v", counts, lists, values)

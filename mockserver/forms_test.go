@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 )
 
 func TestFormStateTable(t *testing.T) {
@@ -18,7 +18,7 @@ func TestFormStateTable(t *testing.T) {
 	if f.Status != "DRAFT" || f.Version != 1 || f.ExternalID == "" || f.PublicURL != "" {
 		t.Fatalf("create: %+v", f)
 	}
-	if _, err := s.core.Collect.Submit(f.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil)); err == nil {
+	if _, err := s.core.Forms.Submit(f.ExternalID, "", forms.NewSubmissionInput(validAnswers(), nil)); err == nil {
 		t.Fatal("a DRAFT form accepted a submission")
 	}
 	// DRAFT → publish → ACTIVE with a public URL.
@@ -39,7 +39,7 @@ func TestFormStateTable(t *testing.T) {
 	if got.Status != "ACTIVE" || got.Version != 1 || got.Name != "Membership" || got.DraftVersion != 2 || got.PublicURL == "" {
 		t.Fatalf("live version changed by update: %+v", got)
 	}
-	sub1, err := s.core.Collect.Submit(f.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil))
+	sub1, err := s.core.Forms.Submit(f.ExternalID, "", forms.NewSubmissionInput(validAnswers(), nil))
 	if err != nil || sub1.VersionNumber() != 1 {
 		t.Fatalf("live version 1 should keep serving: %v", err)
 	}
@@ -54,7 +54,7 @@ func TestFormStateTable(t *testing.T) {
 	if st, b := call(t, s, "POST", path(f.ExternalID, "/archive"), tok, nil, &got); st != 200 || got.Status != "ARCHIVED" || got.PublicURL != "" {
 		t.Fatalf("archive: %d %s", st, b)
 	}
-	if _, err := s.core.Collect.Submit(f.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil)); err == nil {
+	if _, err := s.core.Forms.Submit(f.ExternalID, "", forms.NewSubmissionInput(validAnswers(), nil)); err == nil {
 		t.Fatal("an ARCHIVED form accepted a submission")
 	}
 	var list struct {
@@ -197,7 +197,7 @@ func TestPrefillRequests(t *testing.T) {
 		{"missing answers", nil, 422, []string{"answers"}},
 	}
 	for _, tc := range tests {
-		_, n, _ := s.core.Collect.Counts()
+		_, n, _ := s.core.Forms.Counts()
 		var out struct {
 			RequestURL string `json:"requestUrl"`
 			RequestID  string `json:"requestId"`
@@ -215,7 +215,7 @@ func TestPrefillRequests(t *testing.T) {
 		if st != tc.status || strings.Join(got, ",") != strings.Join(tc.fields, ",") {
 			t.Errorf("%s: %d %s", tc.name, st, b)
 		}
-		_, after, _ := s.core.Collect.Counts()
+		_, after, _ := s.core.Forms.Counts()
 		added := after - n
 		if want := map[bool]int{true: 1, false: 0}[st == 200]; added != want {
 			t.Errorf("%s: %d requests stored", tc.name, added)

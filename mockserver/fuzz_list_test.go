@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 )
 
 // FuzzListQueries sends an arbitrary query string to every list endpoint:
@@ -21,7 +21,7 @@ func FuzzListQueries(f *testing.F) {
 	tok := login(f, s, s.DefaultCredentials())
 	form := activeForm(f, s, tok, sampleForm())
 	for range 3 {
-		if _, err := s.core.Collect.Submit(form.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
+		if _, err := s.core.Forms.Submit(form.ExternalID, "", forms.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			f.Fatal(err)
 		}
 	}
@@ -74,7 +74,7 @@ func BenchmarkListSubmissionsOffset(b *testing.B) {
 	s := newManual(b)
 	tok := login(b, s, s.DefaultCredentials())
 	form := activeForm(b, s, tok, sampleForm())
-	s.core.Collect.AddBareSubmissions(form.ExternalID, n, epoch)
+	s.core.Forms.AddBareSubmissions(form.ExternalID, n, epoch)
 	get := func(offset int) time.Duration {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.URL.Path = "/collect/api/v1/forms/" + form.ExternalID + "/submissions"

@@ -158,7 +158,7 @@ func fuzzMultipart(parts ...fuzzPart) []byte {
 
 // prefillCount answers how many prefilled requests exist.
 func (s *Server) prefillCount() int {
-	_, n, _ := s.core.Collect.Counts()
+	_, n, _ := s.core.Forms.Counts()
 	return n
 }
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 )
 
 // BenchmarkSubmissionJournaled compares, in interleaved rounds, a form
@@ -41,7 +41,7 @@ func BenchmarkSubmissionJournaled(b *testing.B) {
 		runtime.ReadMemStats(&m0)
 		start := time.Now()
 		for range batch {
-			if _, err := sub.s.core.Collect.Submit(sub.id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
+			if _, err := sub.s.core.Forms.Submit(sub.id, "", forms.NewSubmissionInput(validAnswers(), nil)); err != nil {
 				b.Fatal(err)
 			}
 		}

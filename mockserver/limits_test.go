@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -67,15 +67,15 @@ func TestLimits(t *testing.T) {
 
 		// Submissions: one, then 507, with neither a submission nor a case
 		// file half-stored.
-		if _, err := s.core.Collect.Submit(form.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
+		if _, err := s.core.Forms.Submit(form.ExternalID, "", forms.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			t.Fatal(err)
 		}
 		cases := sndCaseCount(s)
-		_, err := s.core.Collect.Submit(form.ExternalID, "", collect.NewSubmissionInput(validAnswers(), nil))
+		_, err := s.core.Forms.Submit(form.ExternalID, "", forms.NewSubmissionInput(validAnswers(), nil))
 		if ae, ok := err.(*wire.Error); !ok || ae.Status != 507 || ae.Details[0].Field != "limits.Submissions" {
 			t.Fatalf("second submission: %v", err)
 		}
-		subs := len(s.core.Collect.Submissions(form.ExternalID))
+		subs := len(s.core.Forms.Submissions(form.ExternalID))
 		if subs != 1 || sndCaseCount(s) != cases {
 			t.Fatalf("after the refused submission: %d submissions, %d case files (was %d)", subs, sndCaseCount(s), cases)
 		}

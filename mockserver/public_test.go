@@ -154,7 +154,7 @@ func TestPublicSubmitValidation(t *testing.T) {
 		{"several wire.Problems", with(func(m map[string]string) { m["email"] = "x"; m["phone"] = "y" }), nil, []string{"email", "phone"}},
 	}
 	for _, tc := range tests {
-		subs, cases := len(s.core.Collect.Submissions(f.ExternalID)), s.caseFileCount()
+		subs, cases := len(s.core.Forms.Submissions(f.ExternalID)), s.caseFileCount()
 		var e apiErr
 		st, b := postPublic(t, s, publicPath(f), tc.values, tc.files, true, &e)
 		var got []string
@@ -164,7 +164,7 @@ func TestPublicSubmitValidation(t *testing.T) {
 		if st != 422 || e.Error != "validation_failed" || strings.Join(got, ",") != strings.Join(tc.fields, ",") {
 			t.Errorf("%s: %d %s, want details %v", tc.name, st, b, tc.fields)
 		}
-		if len(s.core.Collect.Submissions(f.ExternalID)) != subs || s.caseFileCount() != cases {
+		if len(s.core.Forms.Submissions(f.ExternalID)) != subs || s.caseFileCount() != cases {
 			t.Errorf("%s: something was stored", tc.name)
 		}
 	}

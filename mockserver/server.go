@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/app"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/inproc"
 	"github.com/signkit/signkit-go/mockserver/internal/listen"
 
@@ -73,14 +73,14 @@ func (s *Server) Config() signkit.Config {
 
 // DefaultCredentials answers the ids and credentials of the default admin user.
 func (s *Server) DefaultCredentials() UserCredentials {
-	return UserCredentials(s.core.Accounts.ByID(DefaultUserID).Identity())
+	return UserCredentials(s.core.Auth.ByID(DefaultUserID).Identity())
 }
 
 // AddUser adds an API user (to the default customer unless spec says
 // otherwise) with fresh credentials. A spec the mock refuses (an unknown
 // customer included) is a *signkit.Error matching signkit.ErrValidation.
 func (s *Server) AddUser(spec UserSpec) (UserCredentials, error) {
-	u, err := s.core.Accounts.Add(accounts.Spec(spec))
+	u, err := s.core.Auth.Add(auth.Spec(spec))
 	if err != nil {
 		return UserCredentials{}, s.controlError(err, http.MethodPost, "/mock/users")
 	}

@@ -3,7 +3,7 @@ package mockserver
 import (
 	"testing"
 
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 )
 
 func TestStatsCountWhatIsStored(t *testing.T) {
@@ -19,7 +19,7 @@ func TestStatsCountWhatIsStored(t *testing.T) {
 		t.Fatalf("prefill: %d %s", st, b)
 	}
 	for range 2 {
-		if _, err := s.core.Collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
+		if _, err := s.core.Forms.Submit(id, "", forms.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 )
 
 func TestSubmissionCreatesCaseFile(t *testing.T) {
@@ -17,13 +17,13 @@ func TestSubmissionCreatesCaseFile(t *testing.T) {
 	s := newManual(t)
 	tok := login(t, s, s.DefaultCredentials())
 	id := activeForm(t, s, tok, sampleForm()).ExternalID
-	in := collect.NewSubmissionInput(validAnswers(), map[string]*collect.Upload{
-		"attachment": collect.NewUpload("cv.txt", "text/plain", []byte("hello"))})
-	sub, err := s.core.Collect.Submit(id, "", in)
+	in := forms.NewSubmissionInput(validAnswers(), map[string]*forms.Upload{
+		"attachment": forms.NewUpload("cv.txt", "text/plain", []byte("hello"))})
+	sub, err := s.core.Forms.Submit(id, "", in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cf, err := s.core.Signing.Access(sub.CaseFileID(), s.core.Accounts.ByID(DefaultUserID))
+	cf, err := s.core.Signing.Access(sub.CaseFileID(), s.core.Auth.ByID(DefaultUserID))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestHiddenSectionAnswersAreDropped(t *testing.T) {
 	in := validAnswers()
 	in["hasCompany"] = "no"
 	in["vat"] = "not a number" // hidden: ignored, not validated
-	sub, err := s.core.Collect.Submit(id, "", collect.NewSubmissionInput(in, nil))
+	sub, err := s.core.Forms.Submit(id, "", forms.NewSubmissionInput(in, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestSubmissionListing(t *testing.T) {
 	tok := login(t, s, s.DefaultCredentials())
 	id := activeForm(t, s, tok, sampleForm()).ExternalID
 	for range 25 {
-		if _, err := s.core.Collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil)); err != nil {
+		if _, err := s.core.Forms.Submit(id, "", forms.NewSubmissionInput(validAnswers(), nil)); err != nil {
 			t.Fatal(err)
 		}
 		s.Advance(time.Minute)
@@ -149,7 +149,7 @@ func TestOwnership(t *testing.T) {
 	s := newManual(t)
 	tok := login(t, s, s.DefaultCredentials())
 	id := activeForm(t, s, tok, sampleForm()).ExternalID
-	sub, err := s.core.Collect.Submit(id, "", collect.NewSubmissionInput(validAnswers(), nil))
+	sub, err := s.core.Forms.Submit(id, "", forms.NewSubmissionInput(validAnswers(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,6 @@ import (
 	"net/textproto"
 	"net/url"
 	"sort"
-
-	"github.com/signkit/signkit-go/internal/apierror"
 )
 
 // FormSubmission is what a person enters on a form's public page, as
@@ -79,7 +77,7 @@ func (s *Server) SubmitForm(ctx context.Context, externalID string, sub *FormSub
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusCreated {
-		return nil, fmt.Errorf("mockserver: submit form %s: %w", externalID, apierror.FromResponse(resp))
+		return nil, fmt.Errorf("mockserver: submit form %s: %w", externalID, answerError(req, resp))
 	}
 	var out struct {
 		SubmissionID int64 `json:"submissionId"`

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/signkit/signkit-go/internal/apierror"
+	"github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 	"github.com/signkit/signkit-go/webhooks"
 )
@@ -137,9 +137,9 @@ func (s *Server) controlError(err error, method, path string) error {
 	if !errors.As(err, &we) {
 		return err
 	}
-	e := &apierror.Error{StatusCode: we.Status, Code: we.Code, Message: we.Message, Method: method, URL: s.URL() + path}
+	e := &signkit.Error{StatusCode: we.Status, Code: we.Code, Message: we.Message, Method: method, URL: s.URL() + path}
 	for _, d := range we.Details {
-		e.Details = append(e.Details, apierror.FieldError{Field: d.Field, Message: d.Message})
+		e.Details = append(e.Details, signkit.FieldError{Field: d.Field, Message: d.Message})
 	}
 	return e
 }

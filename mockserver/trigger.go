@@ -10,7 +10,7 @@ import (
 
 	"github.com/signkit/signkit-go/mockserver/internal/ids"
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 // ErrUnknownEventType is returned by TriggerEvent for a type the platform
@@ -19,7 +19,7 @@ var ErrUnknownEventType = errors.New("mockserver: unknown event type")
 
 // EventTypes answers the platform's 17 webhook event types, the ones a
 // subscription may list and TriggerEvent sends.
-func EventTypes() []string { return webhook.EventTypes() }
+func EventTypes() []string { return webhooks.EventTypes() }
 
 // TriggerEvent sends one webhook event of eventType to url, as the mock's
 // delivery engine does: a fresh X-Event-Id, a sample payload like the
@@ -36,7 +36,7 @@ func TriggerEvent(ctx context.Context, client *http.Client, url, secret, eventTy
 	if err != nil {
 		return nil, fmt.Errorf("mockserver: %w", err)
 	}
-	req, err := webhook.NewDeliveryRequest(ctx, url, secret, ids.UUID(), eventType, body, now)
+	req, err := webhooks.NewDeliveryRequest(ctx, url, secret, ids.UUID(), eventType, body, now)
 	if err != nil {
 		return nil, fmt.Errorf("mockserver: %w", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 const subsPath = "/webhook/api/v1/subscriptions"
@@ -256,8 +256,8 @@ func TestActiveSubscriptionLimit(t *testing.T) {
 // mustCreds answers the credentials of the default customer's user named name.
 func mustCreds(t *testing.T, s *Server, name string) UserCredentials {
 	t.Helper()
-	for id := DefaultUserID; s.core.Accounts.ByID(id) != nil; id++ { // ids are handed out in order
-		if u := s.core.Accounts.ByID(id); u.Name == name {
+	for id := DefaultUserID; s.core.Auth.ByID(id) != nil; id++ { // ids are handed out in order
+		if u := s.core.Auth.ByID(id); u.Name == name {
 			return UserCredentials(u.Identity())
 		}
 	}
@@ -294,8 +294,8 @@ func TestConcurrentCreatesRespectTheLimit(t *testing.T) {
 			t.Errorf("status %d", c)
 		}
 	}
-	if created != webhook.MaxActive {
-		t.Errorf("%d created concurrently, want %d", created, webhook.MaxActive)
+	if created != webhooks.MaxActive {
+		t.Errorf("%d created concurrently, want %d", created, webhooks.MaxActive)
 	}
 }
 

@@ -3,7 +3,7 @@ package mockserver
 import (
 	"crypto/tls"
 
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 // Outcomes of a delivery attempt, as Delivery.Outcome reports them.
@@ -11,12 +11,12 @@ const (
 	// OutcomePending is an attempt whose request is on its way: the
 	// journal lists an attempt before the receiver can get it, and sets its
 	// outcome once it ends (within about 1.2 s of real time).
-	OutcomePending = webhook.OutcomePending
+	OutcomePending = webhooks.OutcomePending
 	// OutcomeDelivered is an attempt the endpoint acknowledged with 2xx in time.
-	OutcomeDelivered = webhook.OutcomeDelivered
+	OutcomeDelivered = webhooks.OutcomeDelivered
 	// OutcomeFailed is any other attempt: no connection within 200 ms, no
 	// complete answer within 1 s, or a status outside 2xx.
-	OutcomeFailed = webhook.OutcomeFailed
+	OutcomeFailed = webhooks.OutcomeFailed
 )
 
 // Delivery is one attempt to deliver an event to a webhook subscription, as
@@ -29,7 +29,7 @@ const (
 // OutcomeDelivered or OutcomeFailed), Status (the endpoint's HTTP status, 0
 // when it did not answer or has not yet), Error (why a failed attempt
 // failed) and DurationMs (the real time the attempt took).
-type Delivery = webhook.Delivery
+type Delivery = webhooks.Delivery
 
 // SetWebhookTLSConfig sets the TLS configuration of webhook deliveries to
 // https endpoints, for example to trust the certificate of an

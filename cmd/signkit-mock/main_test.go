@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/internal/vendorcheck"
 	"github.com/signkit/signkit-go/mockserver"
 )
 
@@ -233,22 +232,34 @@ func TestBinaryStopsOnSIGTERM(t *testing.T) {
 	}
 }
 
+// releaseBuild answers the environment and the go build flags of the
+// released binary, as .goreleaser.yaml gives them
+// (TestReleaseBuildMatchesGoreleaser holds the two equal). The tests build
+// the binary they run this way, so that they test what users download, and
+// so that CI's own build of the release archive reuses their compiled
+// packages instead of compiling the mock once more.
+func releaseBuild() (env, flags []string) {
+	return []string{"CGO_ENABLED=0"}, []string{"-trimpath", "-ldflags=-s -w"}
+}
+
 // buildBinary builds the command into a temporary folder, as the release
-// is built (vendorcheck.BuildMock), and answers its path; without go on
-// PATH it skips, unless CI is set.
+// is built (releaseBuild), and answers its path; without go on PATH it
+// skips, unless CI is set.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("go not on PATH on CI")
 		}
 		t.Skip("go not on PATH: cannot build the binary")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	bin, err := vendorcheck.BuildMock(ctx, filepath.Join("..", ".."), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	bin := filepath.Join(t.TempDir(), "signkit-mock")
+	env, flags := releaseBuild()
+	cmd := exec.Command(goBin, append(append([]string{"build"}, flags...), "-o", bin, ".")...)
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
 	}
 	return bin
 }

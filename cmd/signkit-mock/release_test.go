@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/signkit/signkit-go/internal/vendorcheck"
 )
 
 // goreleaserConfig is the part of .goreleaser.yaml that decides what a
@@ -69,13 +67,13 @@ func TestReleaseBuildMatchesGoreleaser(t *testing.T) {
 	if flags != wantFlags {
 		t.Errorf("flags: .ci/run %q, .goreleaser.yaml gives %q", flags, wantFlags)
 	}
-	// The tests' own builds of the binary (vendorcheck.BuildMock).
-	testEnv, testFlags := vendorcheck.ReleaseBuild()
+	// The tests' own builds of the binary (buildBinary).
+	testEnv, testFlags := releaseBuild()
 	if !slices.Equal(testEnv, b.Env) {
-		t.Errorf("environment: vendorcheck.ReleaseBuild %q, .goreleaser.yaml %q", testEnv, b.Env)
+		t.Errorf("environment: releaseBuild %q, .goreleaser.yaml %q", testEnv, b.Env)
 	}
 	if want := append(slices.Clone(b.Flags), "-ldflags="+strings.Join(b.Ldflags, " ")); !slices.Equal(testFlags, want) {
-		t.Errorf("flags: vendorcheck.ReleaseBuild %q, .goreleaser.yaml gives %q", testFlags, want)
+		t.Errorf("flags: releaseBuild %q, .goreleaser.yaml gives %q", testFlags, want)
 	}
 	if binary != b.Binary || main != b.Main {
 		t.Errorf("binary %s of %s in .ci/run, %s of %s in .goreleaser.yaml", binary, main, b.Binary, b.Main)

@@ -29,10 +29,11 @@ type Mock struct {
 
 // ReleaseBuild answers the environment and the go build flags of the
 // released signkit-mock, as .goreleaser.yaml gives them
-// (TestReleaseBuildMatchesGoreleaser in cmd/signkit-mock holds the two
-// equal). The tests build the binary they run this way, so that they test
-// what users download, and so that CI's own build of the release archive
-// reuses their compiled packages instead of compiling the mock once more.
+// (TestBuildMockAsReleased holds the two equal), so that the vendor's
+// collections and the Python walk run against what users download. The
+// binary's own tests build it the same way (releaseBuild in
+// cmd/signkit-mock), without importing this package, so that the mock's
+// side depends on no SDK internal.
 func ReleaseBuild() (env, flags []string) {
 	return []string{"CGO_ENABLED=0"}, []string{"-trimpath", "-ldflags=-s -w"}
 }

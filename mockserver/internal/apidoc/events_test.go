@@ -10,7 +10,7 @@ import (
 
 	"github.com/signkit/signkit-go/mockserver/internal/apidoc"
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 // TestEveryEventTypeHasItsBodySchema: the description's event types are
@@ -25,7 +25,7 @@ func TestEveryEventTypeHasItsBodySchema(t *testing.T) {
 	for _, v := range doc.Components.Schemas["EventType"].Value.Enum {
 		enum = append(enum, v.(string))
 	}
-	if types := webhook.EventTypes(); !slices.Equal(enum, types) || len(types) != 17 {
+	if types := webhooks.EventTypes(); !slices.Equal(enum, types) || len(types) != 17 {
 		t.Fatalf("EventType enum %v, want the subscriptions' %d types %v", enum, len(types), types)
 	}
 	union := doc.Components.Schemas["EventBody"].Value

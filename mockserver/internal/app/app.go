@@ -13,18 +13,18 @@ import (
 	"sync"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
 	"github.com/signkit/signkit-go/mockserver/internal/dashboard"
 	"github.com/signkit/signkit-go/mockserver/internal/faults"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 	"github.com/signkit/signkit-go/mockserver/internal/journal"
 	"github.com/signkit/signkit-go/mockserver/internal/quota"
 	"github.com/signkit/signkit-go/mockserver/internal/send"
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
 	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
 	"github.com/signkit/signkit-go/mockserver/internal/traffic"
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -44,7 +44,7 @@ type Config struct {
 	BaseURL        string        // where the mock is reachable
 	AllowedHosts   []string      // Host names served besides loopback names and BaseURL's (guard.go)
 	Limits         quota.Limits  // per customer, resolved
-	Admin          accounts.User // the default customer's admin user
+	Admin          auth.User     // the default customer's admin user
 }
 
 // App is one mock: its services and the handler that serves them.
@@ -52,11 +52,11 @@ type App struct {
 	Cfg      Config
 	Clock    *clock.Clock
 	Journal  *journal.Journal  // requests, for GET /mock/requests
-	Accounts *accounts.Service // users and tokens
-	Collect  *collect.Service  // forms, prefilled requests, public pages, submissions
+	Auth     *auth.Service     // users and tokens
+	Forms    *forms.Service    // forms, prefilled requests, public pages, submissions
 	Signing  *signing.Service  // case files, simulation, signing pages, events, emails
 	Send     *send.Service     // Send jobs and the queue status check
-	Webhooks *webhook.Service  // subscriptions, delivery engine, deliveries journal
+	Webhooks *webhooks.Service // subscriptions, delivery engine, deliveries journal
 	Faults   *faults.Store     // injected faults
 	Temp     *tmpdir.Dir       // uploaded files and signed PDFs
 
@@ -90,9 +90,9 @@ func New(cfg Config) *App {
 	a.baseOrigin, _ = originOf(cfg.BaseURL)
 	a.onReset(a.quotas.Reset)
 	a.onReset(a.Faults.Reset)
-	a.initAccounts()
+	a.initAuth()
 	a.initSigning()
-	a.initCollect()  // after initSigning: a submission creates a case file there
+	a.initForms()    // after initSigning: a submission creates a case file there
 	a.initSend()     // after initSigning: its jobs create case files there
 	a.initWebhooks() // after initSigning: it listens to the event log
 	a.handler = wire.WithRequestID(journal.Middleware(a.Journal, a.Clock.Now, &guard{a: a, next: a.Faults.Middleware(a.routes())}))
@@ -153,17 +153,17 @@ type Stats struct {
 // Stats answers what the mock holds now.
 func (a *App) Stats() Stats {
 	var st Stats
-	st.Forms, st.PrefillRequests, st.Submissions = a.Collect.Counts()
+	st.Forms, st.PrefillRequests, st.Submissions = a.Forms.Counts()
 	st.CaseFiles = a.Signing.Count()
 	st.Jobs = a.Send.Count()
 	st.Subscriptions = a.Webhooks.Count()
 	return st
 }
 
-// initAccounts sets up users, tokens and the token endpoint.
-func (a *App) initAccounts() {
-	a.Accounts = accounts.New(accounts.Config{Clock: a.Clock, MaxBodyBytes: a.Cfg.MaxBodyBytes, Admin: a.Cfg.Admin})
-	a.onReset(a.Accounts.Reset)
+// initAuth sets up users, tokens and the token endpoint.
+func (a *App) initAuth() {
+	a.Auth = auth.New(auth.Config{Clock: a.Clock, MaxBodyBytes: a.Cfg.MaxBodyBytes, Admin: a.Cfg.Admin})
+	a.onReset(a.Auth.Reset)
 }
 
 // initSigning sets up the signing service: the case file store that form
@@ -178,14 +178,14 @@ func (a *App) initSigning() {
 	a.onReset(a.Signing.Reset)
 }
 
-// initCollect sets up the forms service and its public pages, wired to the
+// initForms sets up the forms service and its public pages, wired to the
 // signing store (a submission creates and activates a case file) and the
 // per-account limits.
-func (a *App) initCollect() {
+func (a *App) initForms() {
 	q := a.quotas
-	a.Collect = collect.New(collect.Config{
+	a.Forms = forms.New(forms.Config{
 		Clock: a.Clock, MaxBodyBytes: a.Cfg.MaxBodyBytes, MaxFileBytes: a.Cfg.MaxFileBytes, CaseFiles: a.Signing,
-		Limits: collect.Limits{
+		Limits: forms.Limits{
 			TakeForm:       func(customerID int64) error { return q.Forms.Take(customerID, 1) },
 			TakePrefill:    func(customerID int64) error { return q.Prefills.Take(customerID, 1) },
 			TakeSubmission: func(customerID int64) error { return quota.TakeAll(customerID, q.Submissions, q.CaseFiles) },
@@ -193,5 +193,5 @@ func (a *App) initCollect() {
 			VersionsError:  func(customerID int64) error { return quota.ErrLimit("Versions", q.Versions, customerID) },
 		},
 	})
-	a.onReset(a.Collect.Reset)
+	a.onReset(a.Forms.Reset)
 }

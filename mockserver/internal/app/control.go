@@ -5,7 +5,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -24,18 +24,18 @@ func (c control) health(w http.ResponseWriter, _ *http.Request) error {
 // credentials is GET /mock/credentials: the default admin user's ids and
 // credentials.
 func (c control) credentials(w http.ResponseWriter, _ *http.Request) error {
-	wire.WriteJSON(w, http.StatusOK, c.a.Accounts.ByID(c.a.Cfg.Admin.ID).Identity())
+	wire.WriteJSON(w, http.StatusOK, c.a.Auth.ByID(c.a.Cfg.Admin.ID).Identity())
 	return nil
 }
 
-// addUser is POST /mock/users with an accounts.Spec → 201 with the new
+// addUser is POST /mock/users with an auth.Spec → 201 with the new
 // user's ids and credentials.
 func (c control) addUser(w http.ResponseWriter, r *http.Request) error {
-	var spec accounts.Spec
+	var spec auth.Spec
 	if err := wire.DecodeBody(w, r, c.a.Cfg.MaxBodyBytes, &spec); err != nil {
 		return err
 	}
-	u, err := c.a.Accounts.Add(spec)
+	u, err := c.a.Auth.Add(spec)
 	if err != nil {
 		return err
 	}

@@ -5,22 +5,22 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
 	"github.com/signkit/signkit-go/mockserver/internal/apidoc"
-	"github.com/signkit/signkit-go/mockserver/internal/collect"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/faults"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 	"github.com/signkit/signkit-go/mockserver/internal/journal"
 	"github.com/signkit/signkit-go/mockserver/internal/send"
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 // Shapes answers every JSON shape the OpenAPI description reads from the
 // services' types.
 func Shapes() apidoc.Shapes {
 	shapes := apidoc.Shapes{"Fault": faults.Fault{}, "FaultSpec": faults.Fault{}, "Request": journal.Entry{}, "Stats": Stats{}}
-	for _, m := range []map[string]any{accounts.APIShapes(), collect.APIShapes(), send.APIShapes(),
-		signing.APIShapes(), signing.SigningRequestShapes(), webhook.APIShapes()} {
+	for _, m := range []map[string]any{auth.APIShapes(), forms.APIShapes(), send.APIShapes(),
+		signing.APIShapes(), signing.SigningRequestShapes(), webhooks.APIShapes()} {
 		maps.Copy(shapes, m)
 	}
 	return shapes
@@ -31,9 +31,9 @@ func Shapes() apidoc.Shapes {
 // types with their bodies.
 func Input() apidoc.Input {
 	in := apidoc.Input{Shapes: Shapes(), Refine: map[string]map[string]apidoc.Schema{}}
-	for _, m := range []map[string]map[string]map[string]any{signing.APIRefinements(), webhook.APIRefinements(),
+	for _, m := range []map[string]map[string]map[string]any{signing.APIRefinements(), webhooks.APIRefinements(),
 		send.APIRefinements(),
-		signing.UnitRefinements(), faults.APIRefinements(), collect.APIRefinements()} {
+		signing.UnitRefinements(), faults.APIRefinements(), forms.APIRefinements()} {
 		for shape, props := range m {
 			if in.Refine[shape] == nil {
 				in.Refine[shape] = map[string]apidoc.Schema{}

@@ -19,9 +19,9 @@ const SendCreateSandboxJSONPath = "/api/v1/casefiles/json/20251022/create-sandbo
 
 // routes answers the handler of every route of the mock: the five services
 // under their LocalEndpoints prefixes, the public pages and the control
-// API. This table is the mock's table of contents: each pattern appears
-// here once, with the service that guards it and the handler that serves
-// it. Patterns are http.ServeMux patterns ("METHOD /path/{wildcard}"); a GET
+// API. This table, routes with serviceRoutes and controlRoutes below, is
+// the mock's table of contents: each pattern appears in this file once,
+// with the service that guards it and the handler that serves it. Patterns are http.ServeMux patterns ("METHOD /path/{wildcard}"); a GET
 // route answers HEAD too.
 func (a *App) routes() http.Handler {
 	mux := http.NewServeMux()
@@ -33,23 +33,37 @@ func (a *App) routes() http.Handler {
 	route := func(svc service, pattern string, h handlerFunc) { add(svc, true, pattern, h) }
 	// open registers a route of a protected service that needs no token.
 	open := func(svc service, pattern string, h handlerFunc) { add(svc, false, pattern, h) }
+	a.serviceRoutes(route, open)
+	if a.Cfg.Control {
+		a.controlRoutes(route)
+	}
+	f := &fallback{a: a, mux: mux}
+	mux.Handle("/", http.HandlerFunc(f.noRoute))
+	return f
+}
 
+// register adds one route to the table that routes builds.
+type register func(svc service, pattern string, h handlerFunc)
+
+// serviceRoutes registers the routes of the five services and the public
+// pages, the first part of the table.
+func (a *App) serviceRoutes(route, open register) {
 	// Auth, {Auth} = /auth: the API Keys Grant token endpoint.
-	route(svcAuth, "POST /auth/oauth/token", a.Accounts.HandleToken)
+	route(svcAuth, "POST /auth/oauth/token", a.Auth.HandleToken)
 
 	// Forms service, {Forms} = /collect/api.
-	route(svcForms, "POST /collect/api/v1/forms", a.Collect.HandleCreateForm)
-	route(svcForms, "GET /collect/api/v1/forms/{externalId}", a.Collect.HandleGetForm)
-	route(svcForms, "PUT /collect/api/v1/forms/{externalId}", a.Collect.HandleUpdateForm)
-	route(svcForms, "POST /collect/api/v1/forms/{externalId}/publish", a.Collect.HandlePublishForm)
-	route(svcForms, "POST /collect/api/v1/forms/{externalId}/archive", a.Collect.HandleArchiveForm)
-	route(svcForms, "POST /collect/api/v1/forms/{externalId}/requests", a.Collect.HandleCreateRequest)
-	route(svcForms, "POST /collect/api/v2/forms/{externalId}/requests", a.Collect.HandleCreateRequestV2)
-	route(svcForms, "GET /collect/api/v1/forms/{externalId}/requests/{requestId}/answers", a.Collect.HandleRequestAnswers)
-	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions", a.Collect.HandleListSubmissions)
-	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions/{submissionId}/answers", a.Collect.HandleAnswers)
-	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files", a.Collect.HandleListFiles)
-	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files/{fileId}", a.Collect.HandleDownloadFile)
+	route(svcForms, "POST /collect/api/v1/forms", a.Forms.HandleCreateForm)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}", a.Forms.HandleGetForm)
+	route(svcForms, "PUT /collect/api/v1/forms/{externalId}", a.Forms.HandleUpdateForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/publish", a.Forms.HandlePublishForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/archive", a.Forms.HandleArchiveForm)
+	route(svcForms, "POST /collect/api/v1/forms/{externalId}/requests", a.Forms.HandleCreateRequest)
+	route(svcForms, "POST /collect/api/v2/forms/{externalId}/requests", a.Forms.HandleCreateRequestV2)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/requests/{requestId}/answers", a.Forms.HandleRequestAnswers)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions", a.Forms.HandleListSubmissions)
+	route(svcForms, "GET /collect/api/v1/forms/{externalId}/submissions/{submissionId}/answers", a.Forms.HandleAnswers)
+	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files", a.Forms.HandleListFiles)
+	route(svcForms, "GET /collect/api/v1/casefiles/{casefileId}/files/{fileId}", a.Forms.HandleDownloadFile)
 
 	// Send service, {Send} = /send: simple case file creation and its queue.
 	route(svcSend, "POST /send"+SendCreatePath, a.Send.HandleCreate)
@@ -79,55 +93,53 @@ func (a *App) routes() http.Handler {
 	route(svcWebhook, "DELETE /webhook/api/v1/subscriptions/{id}", a.Webhooks.HandleDelete)
 
 	// Public pages, no token: forms to fill in, and signing pages.
-	route(svcPublic, "GET /public/forms/{externalId}", a.Collect.HandlePublicPage)
-	route(svcPublic, "POST /public/forms/{externalId}", a.Collect.HandlePublicSubmit)
-	route(svcPublic, "GET /public/forms/{externalId}/requests/{requestId}", a.Collect.HandlePublicPage)
-	route(svcPublic, "POST /public/forms/{externalId}/requests/{requestId}", a.Collect.HandlePublicSubmit)
+	route(svcPublic, "GET /public/forms/{externalId}", a.Forms.HandlePublicPage)
+	route(svcPublic, "POST /public/forms/{externalId}", a.Forms.HandlePublicSubmit)
+	route(svcPublic, "GET /public/forms/{externalId}/requests/{requestId}", a.Forms.HandlePublicPage)
+	route(svcPublic, "POST /public/forms/{externalId}/requests/{requestId}", a.Forms.HandlePublicSubmit)
 	route(svcPublic, "GET /public/sign/{token}", a.Signing.Pages.HandleSigningPage)
 	route(svcPublic, "POST /public/sign/{token}", a.Signing.Pages.HandleSigningPost)
 	route(svcPublic, "GET /public/sign/{token}/documents/{documentId}", a.Signing.Pages.HandleSigningDocument)
+}
 
-	// Control API under /mock, no token; off with WithControlAPI(false).
-	if a.Cfg.Control {
-		ctl := control{a}
-		route(svcControl, "GET /mock/health", ctl.health)
-		route(svcControl, "GET /mock/credentials", ctl.credentials)
-		route(svcControl, "POST /mock/users", ctl.addUser)
-		route(svcControl, "POST /mock/token", a.Accounts.HandleMockToken) // mock only: a token without the grant
-		route(svcControl, "GET /mock/clock", ctl.clock)
-		route(svcControl, "POST /mock/clock/advance", ctl.advance)
-		route(svcControl, "GET /mock/requests", ctl.requests)
-		route(svcControl, "GET /mock/stats", ctl.stats)
-		route(svcControl, "POST /mock/reset", ctl.reset)
-		route(svcControl, "POST /mock/casefiles/{casefileId}/signers/{signerId}/{action}", a.Signing.Control.CtlSignerAction)
-		route(svcControl, "POST /mock/casefiles/{casefileId}/shared-folder", a.Signing.Control.CtlSharedFolder)
-		route(svcControl, "POST /mock/casefiles/{casefileId}/expiry", a.Signing.Control.CtlExpiry)
-		route(svcControl, "POST /mock/casefiles/{casefileId}/anonymize", a.Signing.Control.CtlAnonymize)
-		route(svcControl, "POST /mock/casefiles/{casefileId}/fail", a.Signing.Control.CtlFail)
-		route(svcControl, "GET /mock/emails", a.Signing.Control.CtlEmails)
-		route(svcControl, "GET /mock/events", a.Signing.Control.CtlEvents)
-		route(svcControl, "GET /mock/deliveries", a.Webhooks.CtlDeliveries)
-		route(svcControl, "POST /mock/deliveries/replay", a.Webhooks.CtlReplay) // the dashboard's Replay, for code
-		route(svcControl, "GET /mock/faults", a.Faults.HandleList)
-		route(svcControl, "POST /mock/faults", a.Faults.HandleAdd)
-		route(svcControl, "DELETE /mock/faults", a.Faults.HandleClear)
-		route(svcControl, "GET /mock/openapi.json", ctl.openAPI) // this table as OpenAPI 3.0.3
+// controlRoutes registers the control API and the dashboard, the last part
+// of the table: under /mock, no token; off with WithControlAPI(false).
+func (a *App) controlRoutes(route register) {
+	ctl := control{a}
+	route(svcControl, "GET /mock/health", ctl.health)
+	route(svcControl, "GET /mock/credentials", ctl.credentials)
+	route(svcControl, "POST /mock/users", ctl.addUser)
+	route(svcControl, "POST /mock/token", a.Auth.HandleMockToken) // mock only: a token without the grant
+	route(svcControl, "GET /mock/clock", ctl.clock)
+	route(svcControl, "POST /mock/clock/advance", ctl.advance)
+	route(svcControl, "GET /mock/requests", ctl.requests)
+	route(svcControl, "GET /mock/stats", ctl.stats)
+	route(svcControl, "POST /mock/reset", ctl.reset)
+	route(svcControl, "POST /mock/casefiles/{casefileId}/signers/{signerId}/{action}", a.Signing.Control.CtlSignerAction)
+	route(svcControl, "POST /mock/casefiles/{casefileId}/shared-folder", a.Signing.Control.CtlSharedFolder)
+	route(svcControl, "POST /mock/casefiles/{casefileId}/expiry", a.Signing.Control.CtlExpiry)
+	route(svcControl, "POST /mock/casefiles/{casefileId}/anonymize", a.Signing.Control.CtlAnonymize)
+	route(svcControl, "POST /mock/casefiles/{casefileId}/fail", a.Signing.Control.CtlFail)
+	route(svcControl, "GET /mock/emails", a.Signing.Control.CtlEmails)
+	route(svcControl, "GET /mock/events", a.Signing.Control.CtlEvents)
+	route(svcControl, "GET /mock/deliveries", a.Webhooks.CtlDeliveries)
+	route(svcControl, "POST /mock/deliveries/replay", a.Webhooks.CtlReplay) // the dashboard's Replay, for code
+	route(svcControl, "GET /mock/faults", a.Faults.HandleList)
+	route(svcControl, "POST /mock/faults", a.Faults.HandleAdd)
+	route(svcControl, "DELETE /mock/faults", a.Faults.HandleClear)
+	route(svcControl, "GET /mock/openapi.json", ctl.openAPI) // this table as OpenAPI 3.0.3
 
-		// The dashboard: server-rendered pages over the control API.
-		ui := a.dashboard()
-		a.ui = ui
-		route(svcControl, "GET /mock/ui", ui.HandleInbox)
-		route(svcControl, "GET /mock/ui/emails", ui.HandleInbox)
-		route(svcControl, "GET /mock/ui/casefiles", ui.HandleCaseFiles)
-		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/{action}", ui.HandleSignerAction)
-		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/email", ui.HandleChangeEmail)
-		route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/resend", ui.HandleResend)
-		route(svcControl, "GET /mock/ui/webhooks", ui.HandleWebhooks)
-		route(svcControl, "POST /mock/ui/webhooks/replay", ui.HandleReplay)
-		route(svcControl, "GET /mock/ui/clock", ui.HandleClock)
-		route(svcControl, "POST /mock/ui/clock", ui.HandleAdvance)
-	}
-	f := &fallback{a: a, mux: mux}
-	mux.Handle("/", http.HandlerFunc(f.noRoute))
-	return f
+	// The dashboard: server-rendered pages over the control API.
+	ui := a.dashboard()
+	a.ui = ui
+	route(svcControl, "GET /mock/ui", ui.HandleInbox)
+	route(svcControl, "GET /mock/ui/emails", ui.HandleInbox)
+	route(svcControl, "GET /mock/ui/casefiles", ui.HandleCaseFiles)
+	route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/{action}", ui.HandleSignerAction)
+	route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/email", ui.HandleChangeEmail)
+	route(svcControl, "POST /mock/ui/casefiles/{id}/signers/{signerId}/request/resend", ui.HandleResend)
+	route(svcControl, "GET /mock/ui/webhooks", ui.HandleWebhooks)
+	route(svcControl, "POST /mock/ui/webhooks/replay", ui.HandleReplay)
+	route(svcControl, "GET /mock/ui/clock", ui.HandleClock)
+	route(svcControl, "POST /mock/ui/clock", ui.HandleAdvance)
 }

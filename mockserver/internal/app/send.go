@@ -2,7 +2,7 @@ package app
 
 import (
 	"cmp"
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/quota"
 	"net/http"
 	"os"
@@ -21,7 +21,7 @@ func (a *App) initSend() {
 		Clock: a.Clock, JobDelay: a.Cfg.JobDelay, MaxUploadBytes: a.Cfg.MaxUploadBytes, MaxBodyBytes: a.Cfg.MaxBodyBytes,
 		Temp: a.Temp, MaxDocuments: a.Cfg.MaxDocuments,
 		CallerOf: func(r *http.Request) send.Caller {
-			u := accounts.From(r.Context())
+			u := auth.From(r.Context())
 			return send.Caller{UserID: u.ID, CustomerID: u.CustomerID}
 		},
 		TakePlaces:   func(customerID int64) error { return quota.TakeAll(customerID, q.Jobs, q.CaseFiles) },

@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/pages"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
@@ -28,14 +28,14 @@ const (
 
 // placementOf answers where a service takes its access token
 // (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#authentication).
-func placementOf(svc service) accounts.Placement {
+func placementOf(svc service) auth.Placement {
 	switch svc {
 	case svcSend:
-		return accounts.AuthTokenOnly
+		return auth.AuthTokenOnly
 	case svcWebhook:
-		return accounts.BearerJWTOrAuthToken
+		return auth.BearerJWTOrAuthToken
 	}
-	return accounts.BearerOrAuthToken
+	return auth.BearerOrAuthToken
 }
 
 func (s service) needsToken() bool {
@@ -81,12 +81,12 @@ type endpoint struct {
 
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if e.guard {
-		u, err := e.a.Accounts.Authenticate(r, placementOf(e.svc))
+		u, err := e.a.Auth.Authenticate(r, placementOf(e.svc))
 		if err != nil {
 			wire.WriteError(w, err)
 			return
 		}
-		r = r.WithContext(accounts.With(r.Context(), u))
+		r = r.WithContext(auth.With(r.Context(), u))
 	}
 	if err := e.h(w, r); err != nil {
 		wire.WriteError(w, err)
@@ -150,7 +150,7 @@ func (f *fallback) noRoute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if svc, ok := serviceOfPath(r.URL.Path); ok {
-		if _, err := f.a.Accounts.Authenticate(r, placementOf(svc)); err != nil {
+		if _, err := f.a.Auth.Authenticate(r, placementOf(svc)); err != nil {
 			wire.WriteError(w, err)
 			return
 		}

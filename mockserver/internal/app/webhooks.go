@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 // initWebhooks sets up the webhook service (subscriptions, delivery
@@ -16,11 +16,11 @@ import (
 // the outbox.
 func (a *App) initWebhooks() {
 	q := a.quotas
-	a.Webhooks = webhook.New(webhook.Config{
+	a.Webhooks = webhooks.New(webhooks.Config{
 		Clock: a.Clock, MaxBodyBytes: a.Cfg.MaxBodyBytes, JournalSize: a.Cfg.JournalSize,
-		CallerOf: func(r *http.Request) webhook.Caller {
-			u := accounts.From(r.Context())
-			return webhook.Caller{UserID: u.ID, CustomerID: u.CustomerID}
+		CallerOf: func(r *http.Request) webhooks.Caller {
+			u := auth.From(r.Context())
+			return webhooks.Caller{UserID: u.ID, CustomerID: u.CustomerID}
 		},
 		TakePlace:  func(customerID int64) error { return q.Subscriptions.Take(customerID, 1) },
 		GivePlace:  func(customerID int64) { q.Subscriptions.Give(customerID, 1) },
@@ -36,14 +36,14 @@ func (a *App) initWebhooks() {
 // goes to each active subscription of the customer that lists its type.
 func (a *App) consumeEventLog() {
 	a.Signing.Subscribe(func(ev *signing.Event) {
-		a.Webhooks.Publish(webhook.Event{CustomerID: ev.CustomerID, Type: ev.Type, Body: ev.Body})
+		a.Webhooks.Publish(webhooks.Event{CustomerID: ev.CustomerID, Type: ev.Type, Body: ev.Body})
 	})
 }
 
 // emitTestEvent puts a webhook.subscription.test event of a customer in the
 // event log (topic subscription, eventType test, a text message as payload).
 func (a *App) emitTestEvent(customerID int64) {
-	a.Signing.Emit(customerID, 0, webhook.TestEventType, a.Clock.Now(), signing.TestEventMessage)
+	a.Signing.Emit(customerID, 0, webhooks.TestEventType, a.Clock.Now(), signing.TestEventMessage)
 }
 
 // sendNotificationEmail puts an email without a signing link in the outbox.
@@ -53,9 +53,9 @@ func (a *App) sendNotificationEmail(to, subject, text string) {
 
 // notifySubscriptionDisabled emails the creator of a subscription that
 // failures disabled, and every admin of its customer, once each.
-func (a *App) notifySubscriptionDisabled(d webhook.Disabled) {
-	recipients := []*accounts.User{a.Accounts.ByID(d.CreatorID)}
-	recipients = append(recipients, a.Accounts.Admins(d.CustomerID)...)
+func (a *App) notifySubscriptionDisabled(d webhooks.Disabled) {
+	recipients := []*auth.User{a.Auth.ByID(d.CreatorID)}
+	recipients = append(recipients, a.Auth.Admins(d.CustomerID)...)
 	seen := map[string]bool{}
 	subject := "Webhook subscription disabled after repeated delivery failures"
 	text := disabledEmailText(d)
@@ -69,7 +69,7 @@ func (a *App) notifySubscriptionDisabled(d webhook.Disabled) {
 }
 
 // disabledEmailText is the text of the notification email.
-func disabledEmailText(d webhook.Disabled) string {
+func disabledEmailText(d webhooks.Disabled) string {
 	return fmt.Sprintf("Hello,\n\nthe webhook subscription %s for %s has been disabled: "+
 		"the delivery of event %s (%s) failed %d times, the last time at %s.\n\n"+
 		"Events are no longer sent to this endpoint. Fix the endpoint, then update the subscription "+

@@ -18,7 +18,7 @@ import (
 
 	"github.com/signkit/signkit-go/mockserver/internal/pages"
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -27,8 +27,8 @@ type Config struct {
 	Emails        func() []signing.Email        // the outbox, oldest first
 	CaseFiles     func() []signing.CaseFileView // every customer's case files
 	SignerAction  func(caseFileID, signerID int64, action string) error
-	Subscriptions func() []webhook.View     // never with their secrets
-	Deliveries    func() []webhook.Delivery // the deliveries journal, oldest first
+	Subscriptions func() []webhooks.View     // never with their secrets
+	Deliveries    func() []webhooks.Delivery // the deliveries journal, oldest first
 	Replay        func(subscriptionID, eventID string) error
 	Now           func() time.Time
 	Manual        bool // the clock moves only when Advance moves it
@@ -155,8 +155,8 @@ func (d *Dashboard) HandleSignerAction(w http.ResponseWriter, r *http.Request) e
 
 // webhooksData fills the webhooks view.
 type webhooksData struct {
-	Subscriptions []webhook.View
-	Deliveries    rows[webhook.Delivery]
+	Subscriptions []webhooks.View
+	Deliveries    rows[webhooks.Delivery]
 }
 
 // webhooks answers the webhooks view's data.
@@ -171,7 +171,7 @@ func (d *Dashboard) HandleWebhooks(w http.ResponseWriter, r *http.Request) error
 }
 
 // HandleReplay is POST /mock/ui/webhooks/replay with subscriptionId and
-// eventId: the event is delivered again (webhook.Service.Replay), then 303
+// eventId: the event is delivered again (webhooks.Service.Replay), then 303
 // to the webhooks view with the outcome. A body that is not such a form is
 // the webhooks view with the error, answered 422.
 func (d *Dashboard) HandleReplay(w http.ResponseWriter, r *http.Request) error {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -44,10 +44,10 @@ func fake(rec *recorder) *Dashboard {
 			rec.acted = action
 			return nil
 		},
-		Subscriptions: func() []webhook.View {
-			return []webhook.View{{ID: "s1", Endpoint: "http://example.com/hook", CustomerID: 1, EventTypes: []string{"sign.casefile.completed"}, IsActive: true}}
+		Subscriptions: func() []webhooks.View {
+			return []webhooks.View{{ID: "s1", Endpoint: "http://example.com/hook", CustomerID: 1, EventTypes: []string{"sign.casefile.completed"}, IsActive: true}}
 		},
-		Deliveries: func() []webhook.Delivery { return nil },
+		Deliveries: func() []webhooks.Delivery { return nil },
 		Replay: func(sub, ev string) error {
 			if ev != "e1" {
 				return wire.NotFound("no delivery of event %s", ev)

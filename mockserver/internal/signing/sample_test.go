@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/webhook"
+	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
 func TestSampleEventOfEveryType(t *testing.T) {
 	at := time.Date(2026, 11, 25, 8, 30, 0, 123456000, time.UTC)
-	for _, typ := range webhook.EventTypes() {
+	for _, typ := range webhooks.EventTypes() {
 		b, err := SampleEvent(typ, at)
 		if err != nil {
 			t.Fatalf("%s: %v", typ, err)

@@ -10,7 +10,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
 	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
 )
@@ -75,11 +75,11 @@ type Control struct {
 	sim *simulation
 }
 
-// user is an API user, as package accounts authenticates them.
-type user = accounts.User
+// user is an API user, as package auth authenticates them.
+type user = auth.User
 
 // userFrom answers the authenticated caller of a token-protected route.
-func userFrom(r *http.Request) *user { return accounts.From(r.Context()) }
+func userFrom(r *http.Request) *user { return auth.From(r.Context()) }
 
 // New answers a service with no case files.
 func New(cfg Config) *Service {
@@ -115,7 +115,7 @@ func (s *Service) Close() { s.tmp.RemoveAll() }
 func (s *Service) Add(cf *CaseFile) { s.cases.add(cf) }
 
 // Access answers a case file the user may see, or the 404 or 403.
-func (s *Service) Access(id int64, u *accounts.User) (*CaseFile, error) { return s.cases.access(id, u) }
+func (s *Service) Access(id int64, u *auth.User) (*CaseFile, error) { return s.cases.access(id, u) }
 
 // Count answers how many case files there are, of every customer.
 func (s *Service) Count() int {

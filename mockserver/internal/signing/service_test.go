@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/mockserver/internal/accounts"
+	"github.com/signkit/signkit-go/mockserver/internal/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/clock"
 	"github.com/signkit/signkit-go/mockserver/internal/tmpdir"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
@@ -27,7 +27,7 @@ func newService(t *testing.T) *Service {
 func TestAddActivatesAndAccess(t *testing.T) {
 	t.Parallel()
 	s := newService(t)
-	owner := &accounts.User{ID: 1, CustomerID: 1}
+	owner := &auth.User{ID: 1, CustomerID: 1}
 	s.Add(&CaseFile{Title: "Contract", UserID: 1, CustomerID: 1,
 		Signers: []*Signer{{Name: "Ann", Email: "ann@example.com"}}})
 	if s.Count() != 1 {
@@ -50,7 +50,7 @@ func TestAddActivatesAndAccess(t *testing.T) {
 		t.Fatal("no events")
 	}
 	var e *wire.Error
-	if _, err := s.Access(1, &accounts.User{ID: 9, CustomerID: 2}); !errors.As(err, &e) || e.Status != 404 {
+	if _, err := s.Access(1, &auth.User{ID: 9, CustomerID: 2}); !errors.As(err, &e) || e.Status != 404 {
 		t.Fatalf("another customer: %v", err)
 	}
 	s.Reset()
