@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -13,7 +15,6 @@ import (
 
 	"github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/auth"
-	"github.com/signkit/signkit-go/mockserver"
 )
 
 var goodCreds = auth.Credentials{ClientID: "id", ClientSecret: "cs-secret", APIKey: "key", APISecret: "as-secret"}
@@ -80,16 +81,25 @@ func ExampleNewClient() {
 }
 
 // A client that takes its tokens from a source of your own (here one that
-// asks the mock's token shortcut) needs no Credentials.
+// hands out a fixed token; in real code one that asks your identity
+// provider) needs no Credentials.
 func ExampleConfig_tokenSource() {
-	srv := mockserver.New()
-	defer srv.Close()
-	web := httptest.NewServer(srv.Handler())
+	// A small stand-in of the webhook service, in the platform's shape:
+	// GET .../subscriptions answers {"items":[...]} to the source's token.
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Header.Get("Authorization") != "Bearer my-token" {
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = io.WriteString(w, `{"statusCode":401,"message":"no token"}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"items":[]}`)
+	}))
 	defer web.Close()
 
 	client, err := signkit.NewClient(signkit.Config{
 		Endpoints:   signkit.LocalEndpoints(web.URL),
-		TokenSource: &shortcutSource{base: web.URL}, // any auth.TokenProvider
+		TokenSource: fixedSource("my-token"), // any auth.TokenProvider
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -98,3 +108,12 @@ func ExampleConfig_tokenSource() {
 	fmt.Println(len(subs), err)
 	// Output: 0 <nil>
 }
+
+// fixedSource is a token provider that always hands out the same token.
+type fixedSource string
+
+func (s fixedSource) Token(context.Context) (auth.Token, error) {
+	return auth.Token{AccessToken: string(s)}, nil
+}
+
+func (fixedSource) Invalidate(auth.Token) {}

@@ -4,35 +4,27 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"net/http"
 	"time"
 
-	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
-	"github.com/signkit/signkit-go/mockserver"
 )
 
 // List the case files completed since a time, as the platform's polling guide
 // does (status=5, sort=-completed, completedAfter;
 // https://github.com/signkit/signkit-go/blob/main/docs/platform.md#polling-for-completed-case-files),
-// here on a mock server whose clock stands still until advanced.
-// examples/poller keeps a watermark that survives restarts.
+// here on a small stand-in of the platform whose clock stands still until
+// advanced. examples/poller keeps a watermark that survives restarts.
 func ExampleClient_List_completed() {
 	ctx := context.Background()
-	srv := mockserver.New(mockserver.WithManualClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)))
-	defer srv.Close()
-	cfg := srv.Config()
-	cfg.HTTPClient = &http.Client{Transport: srv.Transport()} // in process
-	client, err := signkit.NewClient(cfg)
-	if err != nil {
-		log.Fatal(err)
-	}
-	since := srv.Now()
+	// In real code: signkit.NewClient(signkit.Config{Endpoints: signkit.Sandbox, Credentials: ...}).
+	since := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	client, platform, stop := platformClient(since) // the platform's clock reads since
+	defer stop()
 	for _, title := range []string{"Lease", "Loan"} {
 		job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{Title: title,
 			Signers:   []casefiles.Signer{{Name: "Ann", Email: "ann@example.com"}},
 			Documents: []casefiles.Document{{Name: "doc.pdf", Title: title}},
-		}, casefiles.BytesUpload("doc.pdf", mockserver.SamplePDF(title)))
+		}, casefiles.BytesUpload("doc.pdf", []byte("%PDF-1.7 ...")))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -44,10 +36,8 @@ func ExampleClient_List_completed() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		srv.Advance(time.Hour)
-		if err := srv.SignerAction(d.ID, d.Signers[0].ID, mockserver.ActionSign); err != nil {
-			log.Fatal(err)
-		}
+		platform.advance(time.Hour)
+		platform.sign(d.ID) // on the platform: Ann signs, an hour later
 	}
 
 	completed := casefiles.CaseFileCompleted

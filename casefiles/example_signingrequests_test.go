@@ -4,33 +4,26 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"net/http"
 	"time"
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
-	"github.com/signkit/signkit-go/mockserver"
 )
 
 // Fix a signer whose request bounced: correct the address, send the
 // request again, and fetch the signing link to hand out by other means.
-// The bundled mock plays the platform here, in process.
+// A small stand-in of the platform answers here.
 func ExampleClient_UpdateSigningRequest() {
 	ctx := context.Background()
-	srv := mockserver.New(mockserver.WithManualClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)))
-	defer srv.Close()
-	cfg := srv.Config() // on the platform: signkit.Config{Endpoints: signkit.Sandbox, Credentials: ...}
-	cfg.HTTPClient = &http.Client{Transport: srv.Transport()}
-	client, err := signkit.NewClient(cfg)
-	if err != nil {
-		log.Fatal(err)
-	}
+	// In real code: signkit.NewClient(signkit.Config{Endpoints: signkit.Sandbox, Credentials: ...}).
+	client, platform, stop := platformClient(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
+	defer stop()
 
 	job, err := client.CaseFiles.Create(ctx, &casefiles.CaseFile{
 		Title:     "Lease",
 		Signers:   []casefiles.Signer{{Name: "Ada", Email: "ada@exmaple.com"}}, // mistyped
 		Documents: []casefiles.Document{{Name: "lease.pdf", Title: "Lease"}},
-	}, casefiles.BytesUpload("lease.pdf", mockserver.SamplePDF("Lease")))
+	}, casefiles.BytesUpload("lease.pdf", []byte("%PDF-1.7 ...")))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -42,11 +35,8 @@ func ExampleClient_UpdateSigningRequest() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// On the platform the bounce comes as sign.signer.undeliverable; the
-	// mock is told to play it.
-	if err := srv.SignerAction(d.ID, d.Signers[0].ID, mockserver.ActionUndeliverable); err != nil {
-		log.Fatal(err)
-	}
+	// On the platform the bounce comes as sign.signer.undeliverable.
+	platform.bounce(d.Signers[0].ID)
 	if d, err = client.CaseFiles.Get(ctx, res.CaseFileID); err != nil {
 		log.Fatal(err)
 	}
@@ -71,11 +61,9 @@ func ExampleClient_UpdateSigningRequest() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, m := range srv.EmailsTo("ada@example.com") {
-		fmt.Println(m.Subject, m.SigningLink == link)
-	}
+	fmt.Println(link)
 	// Output:
 	// ada@exmaple.com undeliverable
 	// ada@example.com pending
-	// Please sign "Lease" true
+	// https://sign.example/sign/111
 }

@@ -35,7 +35,7 @@ func TestIntegrationFidelity(t *testing.T) {
 	require.NoError(t, err)
 	fc := client.Forms
 
-	want := definitionOnly(everyPropertyForm())
+	want := definitionOnly(everyPropertyForm(t))
 	created, err := fc.Create(ctx(t), want)
 	require.NoError(t, err)
 	require.NotEmpty(t, created.ExternalID)
@@ -98,12 +98,12 @@ func TestIntegrationPublishInTheSameCall(t *testing.T) {
 	require.NoError(t, err)
 	fc := client.Forms
 
-	live, err := fc.CreateAndPublish(ctx(t), definitionOnly(everyPropertyForm()))
+	live, err := fc.CreateAndPublish(ctx(t), definitionOnly(everyPropertyForm(t)))
 	require.NoError(t, err)
 	assert.Equal(t, forms.StatusActive, live.Status)
 	assert.NotEmpty(t, live.PublicURL)
 
-	next := definitionOnly(everyPropertyForm())
+	next := definitionOnly(everyPropertyForm(t))
 	next.Name = "Job Application (Updated)"
 	updated, err := fc.UpdateAndPublish(ctx(t), live.ExternalID, next)
 	require.NoError(t, err)

@@ -1,7 +1,8 @@
 package subscriptions_test
 
-// The tests in this file run the calls against the mock server; the others
-// need no more than a fake transport or an httptest server.
+// The tests in this file run the calls against the mock server; package
+// subscriptions' own tests need no more than a fake transport or an
+// httptest server.
 
 import (
 	"errors"

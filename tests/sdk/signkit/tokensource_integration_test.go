@@ -384,3 +384,24 @@ func TestTokenSourceRefusedTwiceFails(t *testing.T) {
 		})
 	}
 }
+
+// TestTokenSourceAgainstTheMocksHandler is what ExampleConfig_tokenSource
+// checked against the mock before it moved to a stand-in server: a client
+// with only a TokenSource (asking the mock's token shortcut) reaches the
+// mock's handler served by a plain httptest server.
+func TestTokenSourceAgainstTheMocksHandler(t *testing.T) {
+	t.Parallel()
+	srv := mockserver.New()
+	t.Cleanup(srv.Close)
+	web := httptest.NewServer(srv.Handler())
+	t.Cleanup(web.Close)
+
+	client, err := signkit.NewClient(signkit.Config{
+		Endpoints:   signkit.LocalEndpoints(web.URL),
+		TokenSource: &shortcutSource{base: web.URL},
+	})
+	require.NoError(t, err)
+	subs, err := client.Subscriptions.List(t.Context())
+	require.NoError(t, err)
+	assert.Empty(t, subs)
+}

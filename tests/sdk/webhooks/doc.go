@@ -1,0 +1,7 @@
+// Package webhooks holds no code, only tests: it checks package webhooks
+// (a receiver built with Verifier.Handler, fed the mock's signed
+// deliveries) end to end, through the SDK's exported API against the
+// bundled mock server (package mockserver, in process). The tests live
+// here, not beside the SDK's code, so that the SDK's own packages never
+// need the mock to be tested.
+package webhooks
