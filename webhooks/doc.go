@@ -70,10 +70,10 @@
 // webhooks/redisqueue (a Redis stream shared by a fleet of receivers) survives
 // a crash of the receiver, and with a persistent Redis a crash of Redis;
 // queue.NewMemory, an explicit opt-in, does not. Receivers on several machines
-// share their claims through webhooks/redisdedup.
-// https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md describes
-// the design and, in "What a 2xx guarantees", what each queue survives and
-// which tests show it.
+// share their claims through webhooks/redisdedup. The design is described
+// in https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md, and
+// what each queue survives, with the tests that show it, in
+// https://github.com/signkit/signkit-go/blob/main/docs/webhooks.md#what-a-2xx-guarantees.
 //
 // A *Verifier prints and logs its secret as [redacted] (every fmt verb,
 // slog's handlers).
