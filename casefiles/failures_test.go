@@ -10,7 +10,7 @@ import (
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
-	"github.com/signkit/signkit-go/internal/sdktest"
+	"github.com/signkit/signkit-go/internal/testkit/sdktest"
 )
 
 // apiCall is one call of the casefiles client, as the failure paths see it.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/internal/sdktest"
+	"github.com/signkit/signkit-go/internal/testkit/sdktest"
 )
 
 // The fake platform of sdktest lives under a base path, so that a client

@@ -9,7 +9,7 @@ import (
 
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/forms"
-	"github.com/signkit/signkit-go/internal/sdktest"
+	"github.com/signkit/signkit-go/internal/testkit/sdktest"
 )
 
 // apiCall is one call of the forms client, as the failure paths see it.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/signkit/signkit-go/internal/sdktest"
+	"github.com/signkit/signkit-go/internal/testkit/sdktest"
 )
 
 // The fake platform of sdktest serves the forms service under a base path

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	signkit "github.com/signkit/signkit-go"
-	"github.com/signkit/signkit-go/internal/sdktest"
+	"github.com/signkit/signkit-go/internal/testkit/sdktest"
 	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/auth"
-	"github.com/signkit/signkit-go/internal/fakeclock"
+	"github.com/signkit/signkit-go/internal/testkit/fakeclock"
 )
 
 // loginServer answers every token request with a fresh 10-minute token

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/internal/fakeclock"
+	"github.com/signkit/signkit-go/internal/testkit/fakeclock"
 	"github.com/signkit/signkit-go/webhooks/dedup"
 	"github.com/signkit/signkit-go/webhooks/dedup/deduptest"
 )
