@@ -11,23 +11,8 @@ import (
 	"time"
 
 	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/internal/redact"
 )
-
-// formatRedacted is the body of the Format methods of types holding
-// secrets: %#v prints goString, every other verb prints str with the verb's
-// flags, width and precision (%q quotes it, %x hex-encodes it), so that fmt
-// never prints the fields by reflection. str and goString are already free
-// of secrets.
-func formatRedacted(f fmt.State, verb rune, str, goString string) {
-	if verb == 'v' && f.Flag('#') {
-		_, _ = io.WriteString(f, goString)
-		return
-	}
-	if verb == 'v' || verb == 's' {
-		verb = 's' // %+v is str as well: it already names the fields
-	}
-	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), str)
-}
 
 // configFields has Config's fields and none of its methods, so that fmt
 // prints it field by field; Credentials, printed through its own Format,
@@ -97,7 +82,7 @@ func (c Config) GoString() string {
 // Format implements fmt.Formatter so that every verb prints String (and %#v
 // GoString): the credentials' secrets never appear.
 func (c Config) Format(f fmt.State, verb rune) {
-	formatRedacted(f, verb, c.String(), c.GoString())
+	redact.Format(f, verb, c.String(), c.GoString())
 }
 
 // LogValue implements slog.LogValuer: one attribute per exported field, the
@@ -164,7 +149,7 @@ func (c *Client) GoString() string { return c.String() }
 // Format implements fmt.Formatter so that every verb prints String (and %#v
 // GoString), never the fields, which hold the credentials and the token.
 func (c *Client) Format(f fmt.State, verb rune) {
-	formatRedacted(f, verb, c.String(), c.GoString())
+	redact.Format(f, verb, c.String(), c.GoString())
 }
 
 // LogValue implements slog.LogValuer: the client's token source (token URL,

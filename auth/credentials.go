@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"time"
+
+	"github.com/signkit/signkit-go/internal/redact"
 )
 
 // Credentials are what an account needs to obtain access tokens with the API
@@ -21,7 +23,7 @@ type Credentials struct {
 // String describes the credentials without their secrets.
 func (c Credentials) String() string {
 	return fmt.Sprintf("auth.Credentials{ClientID:%q, ClientSecret:%s, APIKey:%q, APISecret:%s}",
-		c.ClientID, redact(c.ClientSecret), c.APIKey, redact(c.APISecret))
+		c.ClientID, redact.Quoted(c.ClientSecret), c.APIKey, redact.Quoted(c.APISecret))
 }
 
 // GoString is String, so that %#v does not print secrets either.
@@ -52,7 +54,7 @@ type Token struct {
 
 // String describes the token without revealing it.
 func (t Token) String() string {
-	return fmt.Sprintf("auth.Token{AccessToken:%s, ExpiresAt:%s}", redact(t.AccessToken), t.ExpiresAt.Format(time.RFC3339))
+	return fmt.Sprintf("auth.Token{AccessToken:%s, ExpiresAt:%s}", redact.Quoted(t.AccessToken), t.ExpiresAt.Format(time.RFC3339))
 }
 
 // GoString is String, so that %#v does not print the token either.

@@ -5,10 +5,9 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-)
 
-// redacted stands in for personal data in printed and logged values.
-const redacted = "[redacted]"
+	"github.com/signkit/signkit-go/internal/redact"
+)
 
 // Format implements fmt.Formatter: every verb prints the signer as it
 // would print without this method, but with the SSN replaced by
@@ -18,7 +17,7 @@ func (s Signer) Format(f fmt.State, verb rune) {
 	type signerFields Signer // the same fields, without this method
 	p := signerFields(s)
 	if p.SSN != "" {
-		p.SSN = redacted
+		p.SSN = redact.Mark
 	}
 	out := fmt.Sprintf(fmt.FormatString(f, verb), p)
 	if verb == 'v' && f.Flag('#') {
@@ -39,7 +38,7 @@ func (s Signer) LogValue() slog.Value {
 	}
 	attrs = append(attrs, slog.Int("signOrder", s.SignOrder))
 	if s.SSN != "" {
-		attrs = append(attrs, slog.String("ssnType", s.SSNType), slog.String("ssn", redacted))
+		attrs = append(attrs, slog.String("ssnType", s.SSNType), slog.String("ssn", redact.Mark))
 	}
 	return slog.GroupValue(attrs...)
 }

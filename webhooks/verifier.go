@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signkit/signkit-go/internal/redact"
 	"github.com/signkit/signkit-go/webhooks/dedup"
 )
 
@@ -266,7 +267,7 @@ func (v *Verifier) String() string {
 		return "<nil>"
 	}
 	return fmt.Sprintf("webhooks.Verifier{Secret:%s, Tolerance:%v, MaxBodyBytes:%d, Dedup:%s}",
-		redacted, v.tolerance, v.maxBody, v.dedupName())
+		redact.Mark, v.tolerance, v.maxBody, v.dedupName())
 }
 
 // GoString is String, so that %#v does not print the secret either.
@@ -275,7 +276,7 @@ func (v *Verifier) GoString() string { return v.String() }
 // Format implements fmt.Formatter so that every verb prints String (and %#v
 // GoString), never the fields, which hold the secret.
 func (v *Verifier) Format(f fmt.State, verb rune) {
-	formatRedacted(f, verb, v.String(), v.GoString())
+	redact.Format(f, verb, v.String(), v.GoString())
 }
 
 // LogValue implements slog.LogValuer: the verifier's settings, and the
@@ -285,7 +286,7 @@ func (v *Verifier) LogValue() slog.Value {
 		return slog.StringValue("<nil>")
 	}
 	return slog.GroupValue(
-		slog.String("Secret", redacted),
+		slog.String("Secret", redact.Mark),
 		slog.String("Tolerance", v.tolerance.String()),
 		slog.Int64("MaxBodyBytes", v.maxBody),
 		slog.String("Dedup", v.dedupName()),
@@ -299,3 +300,10 @@ func (v *Verifier) dedupName() string {
 	}
 	return fmt.Sprintf("%T", v.dedup)
 }
+
+// Interface checks.
+var (
+	_ fmt.Formatter  = (*Verifier)(nil)
+	_ fmt.GoStringer = (*Verifier)(nil)
+	_ slog.LogValuer = (*Verifier)(nil)
+)
