@@ -2,15 +2,15 @@ package deduptest_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"strings"
+	"maps"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/signkit/signkit-go/webhooks/dedup"
 	"github.com/signkit/signkit-go/webhooks/dedup/deduptest"
+	"github.com/signkit/signkit-go/webhooks/internal/mutants"
 )
 
 // full is what the memory store implements.
@@ -22,7 +22,7 @@ type full interface {
 
 // Each mutant is the memory store with one promise broken; the key is the
 // subtest of the suite that must catch it.
-var mutants = map[string]func(full) dedup.Store{
+var mutantsByName = map[string]func(full) dedup.Store{
 	"ClaimOnce":                 func(s full) dedup.Store { return claimsAlways{s} },
 	"ReleaseThenReclaim":        func(s full) dedup.Store { return releaseKeeps{s} },
 	"Expiry":                    func(s full) dedup.Store { return neverExpires{s} },
@@ -32,41 +32,23 @@ var mutants = map[string]func(full) dedup.Store{
 	"Complete":                  func(s full) dedup.Store { return completeForgets{s} },
 }
 
-const mutantEnv = "DEDUPTEST_MUTANT"
-
-// TestMutant runs the suite on the mutant named by $DEDUPTEST_MUTANT; it is
+// TestMutant runs the suite on the mutant that mutants.Running names; it is
 // run, in a process of its own, by TestSuiteCatchesBrokenStores.
 func TestMutant(t *testing.T) {
-	name := os.Getenv(mutantEnv)
+	name := mutants.Running()
 	if name == "" {
 		t.Skip("run by TestSuiteCatchesBrokenStores")
 	}
 	deduptest.Run(t, func(t *testing.T) deduptest.Subject {
 		s := dedup.NewMemory(1000).(full)
-		return deduptest.Subject{Store: mutants[name](s), TTL: 50 * time.Millisecond}
+		return deduptest.Subject{Store: mutantsByName[name](s), TTL: 50 * time.Millisecond}
 	})
 }
 
 // The suite is honest: for each mutant, the subtest that checks the promise
 // it breaks fails.
 func TestSuiteCatchesBrokenStores(t *testing.T) {
-	if os.Getenv(mutantEnv) != "" {
-		t.Skip("inside a mutant's run")
-	}
-	for name := range mutants {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestMutant$/^"+name+"$", "-test.v", "-test.count=1")
-			cmd.Env = append(os.Environ(), mutantEnv+"="+name)
-			out, err := cmd.CombinedOutput()
-			if err == nil {
-				t.Fatalf("the suite passed a store that breaks %s:\n%s", name, out)
-			}
-			if !strings.Contains(string(out), "--- FAIL: TestMutant/"+name+" ") {
-				t.Fatalf("%s did not fail as expected:\n%s", name, out)
-			}
-		})
-	}
+	mutants.ExpectCaught(t, "TestMutant", "a store", slices.Sorted(maps.Keys(mutantsByName)))
 }
 
 type claimsAlways struct{ full }

@@ -3,21 +3,20 @@ package queuetest_test
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
+	"maps"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/signkit/signkit-go/webhooks/internal/mutants"
 	"github.com/signkit/signkit-go/webhooks/queue"
 	"github.com/signkit/signkit-go/webhooks/queue/queuetest"
 )
 
 // Each mutant is the memory queue with one promise broken; the key is the
 // subtest of the suite that must catch it.
-var mutants = map[string]func(*queue.Memory) queue.Queue{
+var mutantsByName = map[string]func(*queue.Memory) queue.Queue{
 	"EnqueueNext":       func(m *queue.Memory) queue.Queue { return trimsBody{m} },
 	"EachEntryOnce":     func(m *queue.Memory) queue.Queue { return &handsOutTwice{Memory: m} },
 	"NextWaits":         func(m *queue.Memory) queue.Queue { return givesUpEarly{m} },
@@ -29,42 +28,24 @@ var mutants = map[string]func(*queue.Memory) queue.Queue{
 	"Unacked":           func(m *queue.Memory) queue.Queue { return forgetsUnacked{m} },
 }
 
-const mutantEnv = "QUEUETEST_MUTANT"
-
-// TestMutant runs the suite on the mutant named by $QUEUETEST_MUTANT; it is
+// TestMutant runs the suite on the mutant that mutants.Running names; it is
 // run, in a process of its own, by TestSuiteCatchesBrokenQueues.
 func TestMutant(t *testing.T) {
-	name := os.Getenv(mutantEnv)
+	name := mutants.Running()
 	if name == "" {
 		t.Skip("run by TestSuiteCatchesBrokenQueues")
 	}
 	queuetest.Run(t, func(t *testing.T) queue.Queue {
 		q := queue.NewMemory(100)
 		t.Cleanup(func() { q.Close() })
-		return mutants[name](q)
+		return mutantsByName[name](q)
 	})
 }
 
 // The suite is honest: for each mutant, the subtest that checks the promise
 // it breaks fails.
 func TestSuiteCatchesBrokenQueues(t *testing.T) {
-	if os.Getenv(mutantEnv) != "" {
-		t.Skip("inside a mutant's run")
-	}
-	for name := range mutants {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestMutant$/^"+name+"$", "-test.v", "-test.count=1")
-			cmd.Env = append(os.Environ(), mutantEnv+"="+name)
-			out, err := cmd.CombinedOutput()
-			if err == nil {
-				t.Fatalf("the suite passed a queue that breaks %s:\n%s", name, out)
-			}
-			if !strings.Contains(string(out), "--- FAIL: TestMutant/"+name+" ") {
-				t.Fatalf("%s did not fail as expected:\n%s", name, out)
-			}
-		})
-	}
+	mutants.ExpectCaught(t, "TestMutant", "a queue", slices.Sorted(maps.Keys(mutantsByName)))
 }
 
 type trimsBody struct{ *queue.Memory }
