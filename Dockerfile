@@ -11,8 +11,9 @@
 
 FROM golang:1.26 AS build
 WORKDIR /src
-COPY go.mod go.sum ./
-RUN go mod download
+# The whole workspace (go.work and every module it uses): the binary's
+# module requires the mock's and the SDK's at the placeholder version that
+# only go.work resolves (docs/architecture.md, "Modules").
 COPY . .
 # Static (no cgo), so that it runs on distroless/static, which has no libc.
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/signkit-mock ./cmd/signkit-mock

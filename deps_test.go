@@ -1,12 +1,8 @@
 package signkit
 
 import (
-	"go/parser"
-	"go/token"
 	"os/exec"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -47,102 +43,52 @@ func TestCorePackagesDependOnlyOnTheirThree(t *testing.T) {
 	}
 }
 
-// mockPath is the mock server's package; neither it nor anything under it
-// may be imported by a test of the SDK's packages: the SDK's module will
-// not hold the mock, so its tests must not need it. Tests of the SDK
-// against the mock live under tests/sdk.
-const mockPath = "github.com/signkit/signkit-go/mockserver"
-
-// sdkPatterns are the SDK's packages: what users import, with their
-// internals.
-var sdkPatterns = []string{".", "./auth", "./forms", "./casefiles", "./subscriptions", "./webhooks/...", "./internal/..."}
-
-// testRigs are the packages under internal/ that are not the SDK's: test
-// rigs and checks that move to modules of their own, with the mock or with
-// what they test, and may need the mock.
-var testRigs = map[string]string{
-	"github.com/signkit/signkit-go/internal/vendorcheck": "runs the vendor's clients against the mock; moves with the tests that need the mock",
-	"github.com/signkit/signkit-go/internal/hardening":   "the fault matrix and load tests of the SDK against the mock; moves with the tests that need the mock",
-	"github.com/signkit/signkit-go/internal/redistest":   "starts redis-server for the Redis stores' tests; moves with the Redis stores",
-	"github.com/signkit/signkit-go/internal/redisproxy":  "a fault proxy in front of Redis for the Redis stores' tests; moves with the Redis stores",
-	"github.com/signkit/signkit-go/internal/doccheck":    "checks the docs against every module's packages, the mock's included; moves out of the SDK's module",
+// testDeps are the modules, beyond coreDeps, that the SDK module's tests may
+// build with: the two test libraries of our design and what they import. The
+// mock, the Redis stores and every heavier test live in modules of their own
+// (https://github.com/signkit/signkit-go/blob/main/docs/architecture.md#modules),
+// so that a user's go.sum lists nothing of theirs.
+var testDeps = []string{
+	"github.com/stretchr/testify",
+	"github.com/davecgh/go-spew",
+	"github.com/pmezard/go-difflib",
+	"go.yaml.in/yaml/v3",
+	"github.com/jarcoal/httpmock",
 }
 
-// TestSDKTestsDoNotImportTheMock checks, with go list -test, that no test
-// of an SDK package (internal or external test package, directly or
-// through a helper) imports the mock server or a package under it.
-func TestSDKTestsDoNotImportTheMock(t *testing.T) {
+// TestSDKTestsStayInTheSDKModule checks, with go list -deps -test over the
+// whole SDK module, that no test of an SDK package (internal or external
+// test package, directly or through a helper) builds with a module beyond
+// coreDeps and testDeps: not the mock's, not the Redis stores', not a
+// browser driver. In the workspace such an import would still compile, so
+// this test says where the test belongs.
+func TestSDKTestsStayInTheSDKModule(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("go is not on PATH: %v", err)
 	}
-	out, err := exec.Command(goBin, append([]string{"list"}, sdkPatterns...)...).Output()
+	out, err := exec.Command(goBin, "list", "-deps", "-test", "-f",
+		"{{if not .Standard}}{{.ImportPath}}\t{{with .Module}}{{.Path}}{{end}}{{end}}", "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	var pkgs []string
-	for _, p := range strings.Fields(string(out)) {
-		if _, rig := testRigs[p]; !rig && p != mockPath && !strings.HasPrefix(p, mockPath+"/") {
-			pkgs = append(pkgs, p)
-		}
-	}
-	out, err = exec.Command(goBin, append([]string{"list", "-test", "-f",
-		"{{.ImportPath}}\t{{.Dir}}\t{{join .Imports \" \"}} {{join .Deps \" \"}}"}, pkgs...)...).Output()
-	if err != nil {
-		t.Fatalf("go list -test: %v", err)
-	}
-	variants := 0
+	allowed := append(slices.Clone(coreDeps), testDeps...)
+	looked := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.SplitN(line, "\t", 3)
-		if len(fields) != 3 {
-			t.Fatalf("go list -test: unexpected line %q", line)
+		pkg, mod, _ := strings.Cut(line, "\t")
+		if mod == sdkModule {
+			looked++
+			continue
 		}
-		path, dir, deps := fields[0], fields[1], fields[2]
-		if !strings.Contains(path, " [") {
-			continue // the package as users build it: TestCorePackagesDependOnlyOnTheirThree's matter
-		}
-		variants++
-		if slices.ContainsFunc(strings.Fields(deps), isMock) {
-			t.Errorf("a test of %s needs the mock server (%s); move it to tests/sdk/: %s",
-				basePackage(path), path, strings.Join(mockImporters(t, dir), ", "))
+		if mod != "" && !slices.Contains(allowed, mod) {
+			t.Errorf("a test in the SDK module builds with %s (module %s); move it to the module of what it needs, "+
+				"tests/ for tests against the mock", pkg, mod)
 		}
 	}
-	if variants < len(pkgs)/2 {
-		t.Fatalf("go list -test gave %d test variants for %d packages: the check is not looking", variants, len(pkgs))
+	if looked < 20 {
+		t.Fatalf("go list found %d packages of %s: the check is not looking", looked, sdkModule)
 	}
 }
 
-func isMock(p string) bool { return p == mockPath || strings.HasPrefix(p, mockPath+"/") }
-
-// basePackage is the package of a test variant: "p [p.test]" or
-// "p_test [p.test]" gives p.
-func basePackage(variant string) string {
-	_, p, _ := strings.Cut(variant, "[")
-	return strings.TrimSuffix(p, ".test]")
-}
-
-// mockImporters names the test files in dir that import the mock or a
-// package under it themselves; when none does, the mock comes through a
-// helper package.
-func mockImporters(t *testing.T, dir string) []string {
-	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var found []string
-	for _, f := range files {
-		ast, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		for _, imp := range ast.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); isMock(p) {
-				found = append(found, filepath.Base(f)+" imports "+p)
-			}
-		}
-	}
-	if len(found) == 0 {
-		return []string{"through a package its tests import"}
-	}
-	return found
-}
+// sdkModule is the root module: the SDK.
+const sdkModule = "github.com/signkit/signkit-go"

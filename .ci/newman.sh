@@ -3,7 +3,7 @@
 # nothing). "bash .ci/newman.sh install" stops there (.ci/run: the tests step
 # then runs the collections with everything else); without an argument it
 # also runs the platform vendor's Postman collections against a freshly built
-# signkit-mock (go test -run TestVendorCollections ./internal/vendorcheck/) and
+# signkit-mock (go test -run TestVendorCollections ./tests/vendorcheck/) and
 # prints one line per collection: "newman <collection>: <passed>/<total>
 # assertions". Failures not listed in docs/vendor-exceptions.md
 # fail the step. With CI set, a missing ../shared/vendor or newman fails it;
@@ -31,7 +31,7 @@ fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-go test -count=1 -run '^TestVendorCollections$' -v ./internal/vendorcheck/ >"$log" 2>&1 || status=$?
+go test -count=1 -run '^TestVendorCollections$' -v ./tests/vendorcheck/ >"$log" 2>&1 || status=$?
 grep -E '^newman ' "$log" || true
 if [ "$status" -ne 0 ]; then
   grep -vE '^newman ' "$log" | grep -E -B2 -A10 '(--- FAIL|FAIL|panic:|unlisted failure|Error)' | head -200

@@ -2,10 +2,9 @@ module github.com/signkit/signkit-go/examples/oauth2-authcode
 
 go 1.25.0
 
-replace github.com/signkit/signkit-go => ../..
-
 require (
-	github.com/signkit/signkit-go v0.0.0
+	github.com/signkit/signkit-go v0.0.0-00010101000000-000000000000
+	github.com/signkit/signkit-go/mockserver v0.0.0-00010101000000-000000000000
 	golang.org/x/oauth2 v0.36.0
 )
 
@@ -18,11 +17,14 @@ require (
 	github.com/hhrutter/lzw v1.0.0 // indirect
 	github.com/hhrutter/pkcs7 v0.2.0 // indirect
 	github.com/hhrutter/tiff v1.0.2 // indirect
+	github.com/kr/text v0.2.0 // indirect
 	github.com/mattn/go-runewidth v0.0.19 // indirect
 	github.com/pdfcpu/pdfcpu v0.11.1 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	golang.org/x/crypto v0.43.0 // indirect
 	golang.org/x/image v0.32.0 // indirect
 	golang.org/x/text v0.30.0 // indirect
+	gopkg.in/check.v1 v1.0.0-20201130134442-10cb98267c6c // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/internal/redistest"
+	"github.com/signkit/signkit-go/internal/redis/testkit/redistest"
 	"github.com/signkit/signkit-go/webhooks"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"
 )

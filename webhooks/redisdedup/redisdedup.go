@@ -68,7 +68,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/signkit/signkit-go/internal/rediswait"
+	"github.com/signkit/signkit-go/internal/redis/rediswait"
 	"github.com/signkit/signkit-go/webhooks/dedup"
 )
 

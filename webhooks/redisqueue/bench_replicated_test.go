@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/internal/redistest"
+	"github.com/signkit/signkit-go/internal/redis/testkit/redistest"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"
 	"github.com/signkit/signkit-go/webhooks/redisqueue"
 )

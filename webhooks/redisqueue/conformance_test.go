@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signkit/signkit-go/internal/redistest"
+	"github.com/signkit/signkit-go/internal/redis/testkit/redistest"
 	"github.com/signkit/signkit-go/webhooks/queue"
 	"github.com/signkit/signkit-go/webhooks/queue/queuetest"
 	"github.com/signkit/signkit-go/webhooks/redisqueue"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signkit/signkit-go/internal/redistest"
+	"github.com/signkit/signkit-go/internal/redis/testkit/redistest"
 	"github.com/signkit/signkit-go/webhooks/queue"
 )
 

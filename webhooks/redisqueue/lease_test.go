@@ -15,8 +15,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/signkit/signkit-go/internal/redisproxy"
-	"github.com/signkit/signkit-go/internal/redistest"
+	"github.com/signkit/signkit-go/internal/redis/testkit/redisproxy"
+	"github.com/signkit/signkit-go/internal/redis/testkit/redistest"
 	"github.com/signkit/signkit-go/webhooks"
 	"github.com/signkit/signkit-go/webhooks/queue"
 	"github.com/signkit/signkit-go/webhooks/redisdedup"

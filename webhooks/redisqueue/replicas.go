@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/signkit/signkit-go/internal/rediswait"
+	"github.com/signkit/signkit-go/internal/redis/rediswait"
 )
 
 // ErrNotReplicated is matched (errors.Is) by the error of a write that

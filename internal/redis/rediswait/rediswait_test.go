@@ -9,8 +9,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/signkit/signkit-go/internal/redistest"
-	"github.com/signkit/signkit-go/internal/rediswait"
+	"github.com/signkit/signkit-go/internal/redis/rediswait"
+	"github.com/signkit/signkit-go/internal/redis/testkit/redistest"
 )
 
 var errTooFew = errors.New("too few")

@@ -30,20 +30,21 @@ func InCI() bool {
 	return err != nil || b
 }
 
-// RepoRoot is the nearest directory at or above the working directory that
-// holds go.mod.
+// RepoRoot is the repository's root: the nearest directory at or above the
+// working directory that holds go.work (each module has its own go.mod;
+// the workspace file sits only at the root).
 func RepoRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", fmt.Errorf("vendorcheck: %w", err)
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("%w: no go.mod above the working directory", ErrNotFound)
+			return "", fmt.Errorf("%w: no go.work above the working directory", ErrNotFound)
 		}
 		dir = parent
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/signkit/signkit-go/internal/rediswait"
+	"github.com/signkit/signkit-go/internal/redis/rediswait"
 )
 
 // ClusterNodeTimeout is the cluster-node-timeout of a Cluster: a primary
