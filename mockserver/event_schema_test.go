@@ -44,7 +44,7 @@ func TestDeliveredEventsMatchTheirSchemas(t *testing.T) {
 		}
 	}
 	var delivered []string
-	for _, r := range rc.requests() {
+	for _, r := range rc.Requests() {
 		typ := r.Header.Get("X-Event-Type")
 		check("delivery", typ, r.Body)
 		delivered = append(delivered, typ)
@@ -68,8 +68,8 @@ func TestDeliveredEventsMatchTheirSchemas(t *testing.T) {
 	if delivered = slices.Compact(delivered); !slices.Equal(delivered, sorted(want)) {
 		t.Errorf("delivered types %v, want %v", delivered, sorted(want))
 	}
-	if len(log.Items) != len(rc.requests()) {
-		t.Errorf("%d events in the log, %d delivered", len(log.Items), len(rc.requests()))
+	if len(log.Items) != len(rc.Requests()) {
+		t.Errorf("%d events in the log, %d delivered", len(log.Items), len(rc.Requests()))
 	}
 }
 

@@ -108,7 +108,7 @@ func fullCreateRequest(t *testing.T, s *Server, tok, route string, cf map[string
 	ctype := "application/json"
 	if route == "/send"+sendCreatePath {
 		data := sndData(t, cf)
-		sent = data.body
+		sent = data.Body
 		body, ctype = sndBody(t, data, sndFile("contract.pdf", pdf), sndFile("annex.pdf", pdf))
 	} else {
 		for _, d := range cf["documents"].([]any) {

@@ -130,7 +130,7 @@ func TestCaseFileDetailsShape(t *testing.T) {
 		{"language default", got["language"], "en"},
 		{"doc title", doc["title"], "The contract"},
 		{"doc signable", doc["signable"], true},
-		{"doc size", doc["fileSize"], float64(len(file.body))},
+		{"doc size", doc["fileSize"], float64(len(file.Body))},
 		{"doc format", doc["format"], "pdf"},
 	}
 	for _, c := range checks {
@@ -163,10 +163,10 @@ func TestDocumentContentAndSignedPDF(t *testing.T) {
 		}
 		return c
 	}
-	if st, b := sndGet(t, s, main, tok, "application/pdf"); st != 200 || !bytes.Equal(b, file.body) {
+	if st, b := sndGet(t, s, main, tok, "application/pdf"); st != 200 || !bytes.Equal(b, file.Body) {
 		t.Fatalf("original before completion: %d, %d bytes", st, len(b))
 	}
-	if c := jsonOf(main); c.Signed || !bytes.Equal(c.Content, file.body) {
+	if c := jsonOf(main); c.Signed || !bytes.Equal(c.Content, file.Body) {
 		t.Fatalf("JSON before completion: signed %v, %d bytes", c.Signed, len(c.Content))
 	}
 	if st, _ := sndGet(t, s, main+"?signed=true", tok, ""); st != http.StatusConflict {
@@ -181,16 +181,16 @@ func TestDocumentContentAndSignedPDF(t *testing.T) {
 		}
 	}
 	st, signed := sndGet(t, s, main, tok, "")
-	if st != 200 || !bytes.HasPrefix(signed, []byte("%PDF-")) || bytes.Equal(signed, file.body) {
+	if st != 200 || !bytes.HasPrefix(signed, []byte("%PDF-")) || bytes.Equal(signed, file.Body) {
 		t.Fatalf("signed PDF: %d, %d bytes", st, len(signed))
 	}
 	if c := jsonOf(main); !c.Signed || !bytes.Equal(c.Content, signed) {
 		t.Fatalf("JSON after completion: signed %v", c.Signed)
 	}
-	if _, b := sndGet(t, s, main+"?signed=false", tok, "application/pdf"); !bytes.Equal(b, file.body) {
+	if _, b := sndGet(t, s, main+"?signed=false", tok, "application/pdf"); !bytes.Equal(b, file.Body) {
 		t.Fatal("signed=false does not answer the original")
 	}
-	if c := jsonOf(attach); c.Signed || !bytes.Equal(c.Content, annex.body) {
+	if c := jsonOf(attach); c.Signed || !bytes.Equal(c.Content, annex.Body) {
 		t.Fatalf("an attachment is never signed: signed %v", c.Signed)
 	}
 	text := sndPDFText(t, signed)

@@ -24,7 +24,7 @@ func TestTriggerSamplesEqualTheSimulation(t *testing.T) {
 	t.Parallel()
 	_, sim := emitEveryEvent(t)
 	emitted := map[string][]string{} // type -> skeleton of each delivery
-	for _, r := range sim.requests() {
+	for _, r := range sim.Requests() {
 		typ := r.Header.Get("X-Event-Type")
 		emitted[typ] = append(emitted[typ], eventSkeleton(t, r.Body))
 	}
@@ -39,7 +39,7 @@ func TestTriggerSamplesEqualTheSimulation(t *testing.T) {
 			t.Fatalf("trigger %s: %v", typ, err)
 		}
 		resp.Body.Close()
-		reqs := trig.requests()
+		reqs := trig.Requests()
 		got := reqs[len(reqs)-1]
 		if h := got.Header.Get("X-Event-Type"); h != typ {
 			t.Fatalf("trigger %s delivered X-Event-Type %q", typ, h)
