@@ -53,3 +53,10 @@ const (
 
 // sendCreatePath is the Send create endpoint under {Send}.
 const sendCreatePath = testkit.SendCreatePath
+
+// The kit's readers of the signing service's state under the names these
+// tests use.
+var (
+	caseStatus  = testkit.CaseStatus
+	signerIDsOf = testkit.SignerIDs
+)

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/signkit/signkit-go/auth"
 	"github.com/signkit/signkit-go/mockserver/internal/app"
+	mockauth "github.com/signkit/signkit-go/mockserver/internal/auth"
 )
 
 // Server is what the kit needs of a mock: *mockserver.Server has it.
@@ -24,30 +26,27 @@ type Server interface {
 	Handler() http.Handler
 	// Advance moves mock time forward by d and waits for what falls due.
 	Advance(d time.Duration)
+	// Now answers the current mock time.
+	Now() time.Time
+	// SignerAction performs an action of a signer of a case file, as the
+	// control API does.
+	SignerAction(caseFileID, signerID int64, action string) error
 }
 
 // Epoch is where the manual clock of the mock's tests starts.
 var Epoch = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
-// Credentials are a user's ids and credentials, with the fields of
-// mockserver.UserCredentials in its order, so that one converts to the
-// other.
-type Credentials struct {
-	ClientID     string `json:"clientId"`
-	ClientSecret string `json:"clientSecret"`
-	APIKey       string `json:"apiKey"`
-	APISecret    string `json:"apiSecret"`
-	CustomerID   int64  `json:"customerId"`
-	UserID       int64  `json:"userId"`
-}
+// Credentials are a user's ids and credentials; a
+// mockserver.UserCredentials converts to them.
+type Credentials = mockauth.Identity
 
-// Core answers the services behind s, failing the test when s's handler is
-// not a mock's (wrapped by the test, say).
-func Core(t testing.TB, s Server) *app.App {
-	t.Helper()
+// Core answers the services behind s, for what a test must read that no
+// route shows. It panics when s's handler is not a mock's (one the test
+// wrapped, say): a mistake in the test.
+func Core(s Server) *app.App {
 	a := app.Of(s.Handler())
 	if a == nil {
-		t.Fatalf("testkit: %T's handler is not the mock's", s)
+		panic(fmt.Sprintf("testkit: the handler of %T is not a mock's", s))
 	}
 	return a
 }

@@ -164,7 +164,7 @@ func RunCase(t testing.TB, s Server, tok string, cf map[string]any, files ...Par
 	if st != http.StatusOK {
 		t.Fatalf("create: %d %s", st, b)
 	}
-	s.Advance(Core(t, s).Cfg.JobDelay)
+	s.Advance(Core(s).Cfg.JobDelay)
 	st, out, raw := QueueStatus(t, s, j.UUID, j.PayloadHash)
 	if st != 200 || out.JobStatus != JobCompleted || out.Result == nil {
 		t.Fatalf("status after the job delay: %d %s", st, raw)

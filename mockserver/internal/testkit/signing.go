@@ -26,16 +26,14 @@ const (
 
 // Inspect runs fn on the case file id as the signing service holds it (nil
 // when there is none), under the service's lock: fn must not call the mock.
-func Inspect(t testing.TB, s Server, id int64, fn func(cf *CaseFile)) {
-	t.Helper()
-	Core(t, s).Signing.Inspect(id, fn)
+func Inspect(s Server, id int64, fn func(cf *CaseFile)) {
+	Core(s).Signing.Inspect(id, fn)
 }
 
 // CaseStatus answers a case file's status, -1 when there is none.
-func CaseStatus(t testing.TB, s Server, id int64) int {
-	t.Helper()
+func CaseStatus(s Server, id int64) int {
 	st := -1
-	Inspect(t, s, id, func(cf *CaseFile) {
+	Inspect(s, id, func(cf *CaseFile) {
 		if cf != nil {
 			st = cf.Status
 		}
@@ -44,10 +42,9 @@ func CaseStatus(t testing.TB, s Server, id int64) int {
 }
 
 // SignerIDs answers the ids of a case file's signers, in order.
-func SignerIDs(t testing.TB, s Server, caseFileID int64) []int64 {
-	t.Helper()
+func SignerIDs(s Server, caseFileID int64) []int64 {
 	var ids []int64
-	Inspect(t, s, caseFileID, func(cf *CaseFile) {
+	Inspect(s, caseFileID, func(cf *CaseFile) {
 		if cf != nil {
 			for _, sg := range cf.Signers {
 				ids = append(ids, sg.ID)
@@ -62,7 +59,7 @@ func SignerIDs(t testing.TB, s Server, caseFileID int64) []int64 {
 func SignerID(t testing.TB, s Server, caseFileID int64, name string) int64 {
 	t.Helper()
 	var id int64
-	Inspect(t, s, caseFileID, func(cf *CaseFile) {
+	Inspect(s, caseFileID, func(cf *CaseFile) {
 		if cf != nil {
 			for _, sg := range cf.Signers {
 				if sg.Name == name {
