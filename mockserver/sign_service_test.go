@@ -11,21 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// sndNeedTool finds a command-line tool; without it the test is skipped,
-// unless CI is set, where it fails.
-func sndNeedTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed and CI is set: .ci/run must install it (Debian poppler-utils)", name)
-		}
-		t.Skipf("%s is not installed and CI is unset: skipping the PDF text check", name)
-	}
-	return p
-}
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
+)
 
 // sndGet fetches a path with a bearer token and an Accept header.
 func sndGet(t *testing.T, s *Server, path, tok, accept string) (int, []byte) {
@@ -204,7 +192,7 @@ func TestDocumentContentAndSignedPDF(t *testing.T) {
 // sndPDFText extracts the text of a PDF with pdftotext (poppler-utils).
 func sndPDFText(t *testing.T, pdf []byte) string {
 	t.Helper()
-	tool := sndNeedTool(t, "pdftotext")
+	tool := testkit.NeedTool(t, "pdftotext") // Debian poppler-utils
 	in := filepath.Join(t.TempDir(), "signed.pdf")
 	if err := os.WriteFile(in, pdf, 0o600); err != nil {
 		t.Fatal(err)
