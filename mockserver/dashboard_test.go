@@ -43,17 +43,12 @@ func TestDashboardOffersWhatTheControlAPIAllows(t *testing.T) {
 			def := sndCase(signers...)
 			def["title"] = st.name + ", " + action // a payload of its own: no duplicate
 			id, _ := sndRun(t, s, tok, def, pdf)
-			var ids []int64
-			s.core.Signing.Inspect(id, func(cf *caseFile) {
-				for _, sg := range cf.Signers {
-					ids = append(ids, sg.ID)
-				}
-			})
+			ids := signerIDsOf(s, id)
 			for i, a := range st.before {
 				if a == "" {
 					continue
 				}
-				if err := s.core.Signing.Control.SignerAction(id, ids[i], a); err != nil {
+				if err := s.SignerAction(id, ids[i], a); err != nil {
 					t.Fatalf("%s: %s of signer %d: %v", st.name, a, i, err)
 				}
 			}

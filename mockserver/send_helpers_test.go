@@ -61,7 +61,7 @@ func sndEvents(t testing.TB, s *Server, caseFileID int64) []string {
 		}
 	})
 	var out []string
-	for _, ev := range s.core.Signing.EventsSince(0, 0) {
+	for _, ev := range s.Events(0) {
 		if ev.CaseFileID != caseFileID {
 			continue
 		}

@@ -30,7 +30,7 @@ func whServer(t testing.TB, opts ...Option) *Server {
 var (
 	whCall      = testkit.SDKCall
 	whSubscribe = testkit.Subscribe
-	whTestEvent = testkit.TestEvent
+	whTestEvent = testkit.SendTestEvent
 	newReceiver = testkit.NewReceiver
 )
 

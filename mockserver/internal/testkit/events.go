@@ -44,7 +44,7 @@ func EmitEveryEvent(t testing.TB, s Server, admin Credentials) *Receiver {
 	// An original that is not a readable PDF: the signed PDFs cannot be made.
 	d, _ := RunCase(t, s, tok, CaseDef("Dee:dee@example.com"), FilePart("doc.pdf", []byte("%PDF-1.4 and nothing else")))
 	act(d, "Dee", signing.ActionSign)
-	TestEvent(t, s, tok)
+	SendTestEvent(t, s, tok)
 	s.Advance(0)
 	return rc
 }

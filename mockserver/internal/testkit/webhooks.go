@@ -34,9 +34,9 @@ func Subscribe(t testing.TB, s Server, token, endpoint string, types ...string) 
 	return sub
 }
 
-// TestEvent asks for a test event, failing the test unless the answer is
+// SendTestEvent asks for a test event, failing the test unless the answer is
 // 204.
-func TestEvent(t testing.TB, s Server, token string) {
+func SendTestEvent(t testing.TB, s Server, token string) {
 	t.Helper()
 	if st, b := SDKCall(t, s, "POST", "/webhook/api/v1/subscriptions/test", token, nil, nil); st != http.StatusNoContent {
 		t.Fatalf("test event: %d %s", st, b)
