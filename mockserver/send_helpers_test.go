@@ -14,10 +14,8 @@ import (
 // The kit's Send helpers under the names these tests use
 // (mockserver/internal/testkit).
 type (
-	sndPart         = testkit.Part
-	sndJob          = testkit.Job
-	sndStatusAnswer = testkit.StatusAnswer
-	signingLinkJSON = testkit.SigningLink
+	sndPart = testkit.Part
+	sndJob  = testkit.Job
 )
 
 var (

@@ -34,11 +34,7 @@ var (
 	newReceiver = testkit.NewReceiver
 )
 
-type (
-	subscriptionJSON = testkit.Subscription
-	received         = testkit.Received
-	receiver         = testkit.Receiver
-)
+type subscriptionJSON = testkit.Subscription
 
 // whAdminToken logs in as the default admin.
 func whAdminToken(t testing.TB, s *Server) string {
