@@ -145,7 +145,7 @@ func TestCaseFileV3AndDocumentsByIntegerID(t *testing.T) {
 		"/api/v3/documents/" + d.DocumentID + "/content",
 		fmt.Sprintf("/api/v1/documents/%d/content", d.ID),
 	} {
-		if st, b := sndGet(t, s, p, tok, "application/pdf"); st != 200 || !bytes.Equal(b, file.body) {
+		if st, b := sndGet(t, s, p, tok, "application/pdf"); st != 200 || !bytes.Equal(b, file.Body) {
 			t.Errorf("GET %s: %d, %d bytes, want the upload", p, st, len(b))
 		}
 	}

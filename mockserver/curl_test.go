@@ -5,15 +5,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // TestCurlWalkthrough runs testdata/curl-walkthrough.sh (curl, openssl and
 // base64 only) against a listening server.
 func TestCurlWalkthrough(t *testing.T) {
 	t.Parallel()
-	bash := needTool(t, "bash")
+	bash := testkit.NeedTool(t, "bash")
 	for _, tool := range []string{"curl", "openssl", "base64"} {
-		needTool(t, tool)
+		testkit.NeedTool(t, tool)
 	}
 	s := Start(t)
 	cmd := exec.Command(bash, "testdata/curl-walkthrough.sh", s.URL())

@@ -38,7 +38,7 @@ func TestRetryScheduleDisablesAndNotifies(t *testing.T) {
 	whTestEvent(t, s, tok)
 	s.Advance(31 * time.Hour)
 
-	reqs := rc.requests()
+	reqs := rc.Requests()
 	offs := wantOffsets()
 	if len(reqs) != len(offs) {
 		t.Fatalf("endpoint got %d attempts, want %d", len(reqs), len(offs))
@@ -80,7 +80,7 @@ func TestRetryScheduleDisablesAndNotifies(t *testing.T) {
 		}
 	}
 	s.Advance(48 * time.Hour)
-	if n := len(rc.requests()); n != len(offs) {
+	if n := len(rc.Requests()); n != len(offs) {
 		t.Errorf("after disabling, the endpoint got %d attempts in all, want %d", n, len(offs))
 	}
 	if took := time.Since(realStart); took > 2*time.Second {
@@ -113,9 +113,9 @@ func TestReenabledSubscriptionGetsNewEventsOnly(t *testing.T) {
 	sub := whSubscribe(t, s, tok, rc.URL(), testEventType)
 	whTestEvent(t, s, tok)
 	s.Advance(31 * time.Hour)
-	first := rc.requests()[0].Header.Get("X-Event-Id")
+	first := rc.Requests()[0].Header.Get("X-Event-Id")
 
-	rc.setStatus(http.StatusNoContent)
+	rc.SetStatus(http.StatusNoContent)
 	tok = whAdminToken(t, s)
 	var put subscriptionJSON
 	st, b := whCall(t, s, "PUT", "/webhook/api/v1/subscriptions/"+sub.ID, tok,
@@ -124,12 +124,12 @@ func TestReenabledSubscriptionGetsNewEventsOnly(t *testing.T) {
 		t.Fatalf("re-enable: %d %s", st, b)
 	}
 	s.Advance(3 * time.Hour)
-	if n := len(rc.requests()); n != 36 {
+	if n := len(rc.Requests()); n != 36 {
 		t.Fatalf("after re-enabling, old event redelivered: %d attempts, want 36", n)
 	}
 	whTestEvent(t, s, whAdminToken(t, s))
 	s.Advance(0)
-	reqs := rc.requests()
+	reqs := rc.Requests()
 	if len(reqs) != 37 || reqs[36].Header.Get("X-Event-Id") == first {
 		t.Fatalf("new event after re-enabling: %d requests in all", len(reqs))
 	}
@@ -147,7 +147,7 @@ func TestSignedDeliveryVerifies(t *testing.T) {
 	s.Advance(90 * time.Second) // the signature's t is the mock time of the attempt
 	whTestEvent(t, s, tok)
 	s.Advance(0)
-	reqs := rc.requests()
+	reqs := rc.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("endpoint got %d requests, want 1", len(reqs))
 	}
@@ -249,7 +249,7 @@ func TestDeliveryOutcomes(t *testing.T) {
 func checkOutcome(t *testing.T, tc outcomeCase) {
 	s := whServer(t)
 	rc := newReceiver(t, tc.status)
-	rc.handle = tc.handle
+	rc.Handle = tc.handle
 	endpoint := rc.URL()
 	if tc.closed {
 		endpoint = closedPortURL(t)
@@ -275,7 +275,7 @@ func checkOutcome(t *testing.T, tc outcomeCase) {
 	if tc.wantOut == OutcomeDelivered && got.Error != "" {
 		t.Errorf("delivered attempt with error %q", got.Error)
 	}
-	if n := len(rc.requests()); !tc.closed && n != 1 {
+	if n := len(rc.Requests()); !tc.closed && n != 1 {
 		t.Errorf("the endpoint got %d requests, want 1 (a redirect is not followed)", n)
 	}
 }
@@ -284,7 +284,7 @@ func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
 	t.Parallel()
 	s := whServer(t)
 	slow := newReceiver(t, 0)
-	slow.handle = func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+	slow.Handle = func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
 	fast := newReceiver(t, http.StatusNoContent)
 	tok := whAdminToken(t, s)
 	whSubscribe(t, s, tok, slow.URL(), testEventType)
@@ -292,9 +292,9 @@ func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
 	start := time.Now()
 	whTestEvent(t, s, tok)
 	select {
-	case <-fast.got:
+	case <-fast.Got:
 	case <-time.After(700 * time.Millisecond):
-		t.Fatalf("the fast endpoint waited for the slow one: %d requests after %v", len(fast.requests()), time.Since(start))
+		t.Fatalf("the fast endpoint waited for the slow one: %d requests after %v", len(fast.Requests()), time.Since(start))
 	}
 	s.Advance(0)
 	if d := s.Deliveries(); len(d) != 2 {
@@ -314,7 +314,7 @@ func TestDeliveriesKeepOrderPerSubscription(t *testing.T) {
 			Body: fmt.Appendf(nil, `{"n":%d}`, i)})
 	}
 	s.Advance(0)
-	reqs := rc.requests()
+	reqs := rc.Requests()
 	if len(reqs) != n {
 		t.Fatalf("got %d deliveries, want %d", len(reqs), n)
 	}
@@ -342,7 +342,7 @@ func TestEventsOfOtherUsersCaseFilesAreDelivered(t *testing.T) {
 	s.core.Signing.EmitCaseFile(mine, "sign.casefile.rejected") // not subscribed
 	s.Advance(0)
 
-	reqs := rc.requests()
+	reqs := rc.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("got %d deliveries, want 1 (the colleague's completed case file)", len(reqs))
 	}
@@ -365,12 +365,12 @@ func TestRealClockRunsTheSchedule(t *testing.T) {
 	whSubscribe(t, s, tok, rc.URL(), testEventType)
 	whTestEvent(t, s, tok)
 	select {
-	case <-rc.got:
+	case <-rc.Got:
 	case <-time.After(2 * time.Second):
 		t.Fatal("no first attempt with the real clock")
 	}
 	s.Advance(5 * time.Second) // moves the real clock's mock time: the first retry falls due
-	if n := len(rc.requests()); n != 2 {
+	if n := len(rc.Requests()); n != 2 {
 		t.Fatalf("after 5 s of mock time: %d attempts, want 2", n)
 	}
 	if d := s.Deliveries(); len(d) != 2 || d[1].Attempt != 2 || d[1].At.Sub(d[0].At) < 5*time.Second {
@@ -391,7 +391,7 @@ func TestResetForgetsWebhookState(t *testing.T) {
 	}
 	s.Reset()
 	s.Advance(48 * time.Hour)
-	if n := len(rc.requests()); n != 5 {
+	if n := len(rc.Requests()); n != 5 {
 		t.Errorf("attempts went on after reset: %d, want the 5 made before it", n)
 	}
 	if len(s.Deliveries()) != 0 || len(s.Faults()) != 0 {
@@ -451,7 +451,7 @@ func TestDeliveryIsJournaledBeforeTheReceiverGetsIt(t *testing.T) {
 		}
 		return false
 	}
-	rc.handle = func(w http.ResponseWriter, r *http.Request) {
+	rc.Handle = func(w http.ResponseWriter, r *http.Request) {
 		defer w.WriteHeader(http.StatusNoContent)
 		id := r.Header.Get("X-Event-Id")
 		if !pending(s.Deliveries(), id) {
@@ -486,7 +486,7 @@ func TestDeliveryIsJournaledBeforeTheReceiverGetsIt(t *testing.T) {
 			t.Fatalf("after event %d the journal is %+v, want %d attempts, the last delivered", i+1, d, i+1)
 		}
 	}
-	if n := len(rc.requests()); n != events {
+	if n := len(rc.Requests()); n != events {
 		t.Fatalf("the receiver got %d events, want %d", n, events)
 	}
 	mu.Lock()

@@ -17,7 +17,7 @@ func TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight(t *testing.T) {
 	s := whServer(t, WithJournalSize(2))
 	entered, release := make(chan struct{}), make(chan struct{})
 	held := newReceiver(t, http.StatusNoContent)
-	held.handle = func(w http.ResponseWriter, _ *http.Request) {
+	held.Handle = func(w http.ResponseWriter, _ *http.Request) {
 		close(entered)
 		select { // the engine gives up after 1 s; a failed outcome must be kept too
 		case <-release:
@@ -41,7 +41,7 @@ func TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight(t *testing.T) {
 	for range 3 {
 		whTestEvent(t, s, tokB)
 		select {
-		case <-fast.got:
+		case <-fast.Got:
 		case <-time.After(10 * time.Second):
 			t.Fatal("a delivery of the other customer never came")
 		}

@@ -49,7 +49,7 @@ func TestEventsOfACaseFileSentByAColleague(t *testing.T) {
 	id, _ := sndRun(t, s, colleagueTok, sndCase("Ann:ann@example.test"), pdf)
 	s.Advance(0)
 
-	reqs := rc.requests()
+	reqs := rc.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("the admin's subscription got %d deliveries, want 1", len(reqs))
 	}

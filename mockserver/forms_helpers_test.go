@@ -3,74 +3,19 @@ package mockserver
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
-// sampleForm is a form that exercises every feature: mapped signer fields,
-// a CHOICE that opens a conditional section, a conditional required field,
-// HTML review content with merge fields, a FILE field.
-func sampleForm() map[string]any {
-	return map[string]any{
-		"name": "Membership", "language": "en",
-		"caseFileTitleTemplate": "{{formName}} for {{primarySigner.name}}",
-		"sections": []any{
-			map[string]any{"slug": "applicant", "title": "Applicant", "fields": []any{
-				map[string]any{"name": "fullName", "label": "Full name", "type": "TEXT", "required": true, "mapTo": "primarySigner.name"},
-				map[string]any{"name": "email", "label": "Email", "type": "EMAIL", "required": true, "mapTo": "primarySigner.email"},
-				map[string]any{"name": "phone", "label": "Phone", "type": "PHONE"},
-				map[string]any{"name": "hasCompany", "label": "Company?", "type": "CHOICE", "required": true,
-					"options": []any{map[string]any{"label": "Yes", "value": "yes"}, map[string]any{"label": "No", "value": "no"}}},
-				map[string]any{"name": "vat", "label": "VAT number", "type": "NUMBER", "required": true,
-					"condition": map[string]any{"rules": []any{map[string]any{"field": "hasCompany", "operator": "EQUALS", "value": "yes"}}}},
-			}},
-			map[string]any{"slug": "company", "title": "Company", "condition": map[string]any{"rules": []any{
-				map[string]any{"field": "hasCompany", "operator": "EQUALS", "value": "yes"}}},
-				"fields": []any{
-					map[string]any{"name": "companyName", "label": "Company name", "type": "TEXT", "required": true},
-					map[string]any{"name": "founded", "label": "Founded", "type": "DATE"},
-				}},
-			map[string]any{"slug": "review", "title": "Review", "fields": []any{
-				map[string]any{"name": "summary", "type": "HTML", "content": "<p>You are <b>{{fullName}}</b> &lt;{{email}}&gt;.</p>"},
-				map[string]any{"name": "attachment", "label": "Attachment", "type": "FILE"},
-			}},
-		},
-	}
-}
+// The kit's form helpers under the names these tests use.
+var (
+	sampleForm = testkit.SampleForm
+	createForm = testkit.CreateForm
+	activeForm = testkit.ActiveForm
+)
 
 // formView is the decoded form answer.
-type formView struct {
-	ExternalID   string `json:"externalId"`
-	Name         string `json:"name"`
-	Status       string `json:"status"`
-	Version      int    `json:"version"`
-	DraftVersion int    `json:"draftVersion"`
-	PublicURL    string `json:"publicUrl"`
-	Sections     []struct {
-		Slug   string `json:"slug"`
-		Fields []struct {
-			Name string `json:"name"`
-		} `json:"fields"`
-	} `json:"sections"`
-}
-
-// createForm creates def and answers its view.
-func createForm(t testing.TB, s *Server, tok string, def any) formView {
-	t.Helper()
-	var f formView
-	if st, b := call(t, s, "POST", "/collect/api/v1/forms", tok, def, &f); st != 201 {
-		t.Fatalf("create form: %d %s", st, b)
-	}
-	return f
-}
-
-// activeForm creates and publishes def.
-func activeForm(t testing.TB, s *Server, tok string, def any) formView {
-	t.Helper()
-	f := createForm(t, s, tok, def)
-	if st, b := call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/publish", tok, nil, &f); st != 200 {
-		t.Fatalf("publish: %d %s", st, b)
-	}
-	return f
-}
+type formView = testkit.FormView
 
 // getForm answers the raw GET answer of a form.
 func getForm(t testing.TB, s *Server, tok, id string) string {

@@ -5,37 +5,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
-// jobApplication is the vendor's multi-entry example
-// (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#forms-collect--formsv1):
-// a multi-entry field (phone_numbers, up to 3 values) and a multi-entry section
-// (previous-employment, up to maxJobs instances), plus a section without slug
-// and an HTML field without name.
-func jobApplication(maxJobs int) map[string]any {
-	return map[string]any{
-		"name": "Job Application", "language": "EN", "description": "Apply here.",
-		"caseFileTitleTemplate": "{{formName}} - {{primarySigner.name}}",
-		"sections": []any{
-			map[string]any{"slug": "personal-information", "title": "Personal Information", "fields": []any{
-				map[string]any{"name": "full_name", "label": "Full Name", "required": true, "type": "TEXT", "mapTo": "primarySigner.name",
-					"validations": map[string]any{"minLength": 2, "maxLength": 100}},
-				map[string]any{"name": "email_address", "label": "Email Address", "required": true, "type": "EMAIL", "mapTo": "primarySigner.email"},
-				map[string]any{"name": "phone_numbers", "label": "Phone Numbers", "required": true, "type": "PHONE",
-					"multipleEntries": map[string]any{"max": 3}, "countryCodes": []any{"DK", "SE"}},
-			}},
-			map[string]any{"slug": "previous-employment", "title": "Previous Employment", "description": "Add up to some employers.",
-				"multipleEntries": map[string]any{"max": maxJobs}, "fields": []any{
-					map[string]any{"name": "employer", "label": "Employer", "required": true, "type": "TEXT"},
-					map[string]any{"name": "job_title", "label": "Job Title", "required": true, "type": "TEXT"},
-					map[string]any{"name": "reference", "label": "Reference", "type": "FILE"},
-				}},
-			map[string]any{"title": "Summary", "fields": []any{
-				map[string]any{"type": "HTML", "content": "<p>{{full_name}} worked at {{employer}}.</p>"},
-			}},
-		},
-	}
-}
+// jobApplication is the vendor's multi-entry example (testkit.JobApplication).
+var jobApplication = testkit.JobApplication
 
 // rawForm answers the decoded JSON answer of a call.
 func rawForm(t *testing.T, s *Server, method, path, tok string, body any, want int) map[string]any {

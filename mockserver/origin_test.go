@@ -7,10 +7,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // netSend sends req over the network to s (its Host as set) and answers the
@@ -30,12 +31,8 @@ func netSend(t *testing.T, req *http.Request) (int, string, string) {
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
 }
 
-// secretField matches the secrets of a JSON answer, which test output must
-// not carry (they are hidden when an unexpected answer is shown).
-var secretField = regexp.MustCompile(`"(clientSecret|apiSecret|secret)":"[^"]*"`)
-
 // hideSecrets answers body with the values of its secret fields hidden.
-func hideSecrets(body string) string { return secretField.ReplaceAllString(body, `"$1":"[hidden]"`) }
+var hideSecrets = testkit.HideSecrets
 
 // netReq builds a request to s over the network with the Host host ("":
 // the URL's) and the headers given as name, value pairs.

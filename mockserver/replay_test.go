@@ -21,14 +21,14 @@ func TestReplayDeliversTheSameEventAgain(t *testing.T) {
 	whTestEvent(t, s, tok)
 	s.Advance(0)
 	first := s.Deliveries()
-	if len(first) != 1 || len(rc.requests()) != 1 {
-		t.Fatalf("before the replay: %d attempts, %d received", len(first), len(rc.requests()))
+	if len(first) != 1 || len(rc.Requests()) != 1 {
+		t.Fatalf("before the replay: %d attempts, %d received", len(first), len(rc.Requests()))
 	}
 	if err := s.core.Webhooks.Replay(sub.ID, first[0].EventID); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(0)
-	got, reqs := s.Deliveries(), rc.requests()
+	got, reqs := s.Deliveries(), rc.Requests()
 	if len(got) != 2 || got[1].EventID != first[0].EventID || got[1].Attempt != 1 || got[1].Outcome != OutcomeDelivered ||
 		got[0].Replay || !got[1].Replay {
 		t.Fatalf("after the replay: %+v", got)

@@ -120,7 +120,7 @@ func TestSendMultipartKeysAreExact(t *testing.T) {
 		{"name twice", `{"caseFile":{"title":"T","signers":[{"name":"Ada"}],"documents":[{"name":"doc.pdf","name":"x.pdf","title":"A"}]}}`,
 			"caseFile.documents[0].name", "twice"},
 	} {
-		st, b, _ := sndCreate(t, s, tok, sndPart{field: "data", body: []byte(tt.data)}, file)
+		st, b, _ := sndCreate(t, s, tok, sndPart{Field: "data", Body: []byte(tt.data)}, file)
 		var e apiErr
 		_ = json.Unmarshal(b, &e)
 		if st != http.StatusBadRequest || e.Error != "Bad Request" || !keysHasDetail(e, tt.field, tt.reason) {
@@ -146,7 +146,7 @@ func TestSendUnknownKeysStayAccepted(t *testing.T) {
 	}
 	data := `{"caseFile":{"title":"T2","x-trace":"a","signers":[{"name":"Ada","nickname":"A"}],` +
 		`"documents":[{"name":"doc.pdf","title":"A","comment":"c"}]}}`
-	if st, b, _ := sndCreate(t, s, tok, sndPart{field: "data", body: []byte(data)}, file); st != http.StatusOK {
+	if st, b, _ := sndCreate(t, s, tok, sndPart{Field: "data", Body: []byte(data)}, file); st != http.StatusOK {
 		t.Errorf("multipart: %d %s, want 200", st, b)
 	}
 }

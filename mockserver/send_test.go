@@ -125,7 +125,7 @@ func sndRules(t *testing.T) []sndRule {
 		{"data part present", func(t *testing.T) []sndPart { return []sndPart{sndFile("doc.pdf", pdf)} },
 			"data", "is required"},
 		{"data is {caseFile}", func(t *testing.T) []sndPart {
-			return []sndPart{{field: "data", body: []byte(`{"title":"flat"}`)}, sndFile("doc.pdf", pdf)}
+			return []sndPart{{Field: "data", Body: []byte(`{"title":"flat"}`)}, sndFile("doc.pdf", pdf)}
 		}, "data.caseFile", "is required"},
 		{"email of a signer", func(t *testing.T) []sndPart {
 			return []sndPart{sndData(t, with(func(cf map[string]any) { signer(cf, 0)["email"] = "not-an-email" })), sndFile("doc.pdf", pdf)}
@@ -180,7 +180,7 @@ func TestSendCreateAndQueueStatus(t *testing.T) {
 	data := sndData(t, cf)
 	sum := sha256.New()
 	for _, p := range []sndPart{data, file, second} {
-		sum.Write(p.body)
+		sum.Write(p.Body)
 	}
 	wantHash := hex.EncodeToString(sum.Sum(nil))
 	orders := map[string][]sndPart{"data first": {data, file, second}, "data after a file": {file, data, second}}
@@ -215,7 +215,7 @@ func TestSendCreateAndQueueStatus(t *testing.T) {
 				!strings.HasPrefix(links[1].SigningLink, "http://signkit.mock/public/sign/") || links[0].SigningLink == links[1].SigningLink {
 				t.Fatalf("signing links %+v", links)
 			}
-			if !bytes.Equal(out.Payload, data.body) || out.PayloadHash != wantHash || out.Retries == nil || out.MaxRetries == nil ||
+			if !bytes.Equal(out.Payload, data.Body) || out.PayloadHash != wantHash || out.Retries == nil || out.MaxRetries == nil ||
 				!out.CreatedAt.Equal(epoch) || !out.UpdatedAt.Equal(epoch.Add(5*time.Second)) {
 				t.Fatalf("status fields: %s", raw)
 			}

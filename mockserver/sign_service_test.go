@@ -11,21 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// sndNeedTool finds a command-line tool; without it the test is skipped,
-// unless CI is set, where it fails.
-func sndNeedTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed and CI is set: .ci/run must install it (Debian poppler-utils)", name)
-		}
-		t.Skipf("%s is not installed and CI is unset: skipping the PDF text check", name)
-	}
-	return p
-}
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
+)
 
 // sndGet fetches a path with a bearer token and an Accept header.
 func sndGet(t *testing.T, s *Server, path, tok, accept string) (int, []byte) {
@@ -130,7 +118,7 @@ func TestCaseFileDetailsShape(t *testing.T) {
 		{"language default", got["language"], "en"},
 		{"doc title", doc["title"], "The contract"},
 		{"doc signable", doc["signable"], true},
-		{"doc size", doc["fileSize"], float64(len(file.body))},
+		{"doc size", doc["fileSize"], float64(len(file.Body))},
 		{"doc format", doc["format"], "pdf"},
 	}
 	for _, c := range checks {
@@ -163,10 +151,10 @@ func TestDocumentContentAndSignedPDF(t *testing.T) {
 		}
 		return c
 	}
-	if st, b := sndGet(t, s, main, tok, "application/pdf"); st != 200 || !bytes.Equal(b, file.body) {
+	if st, b := sndGet(t, s, main, tok, "application/pdf"); st != 200 || !bytes.Equal(b, file.Body) {
 		t.Fatalf("original before completion: %d, %d bytes", st, len(b))
 	}
-	if c := jsonOf(main); c.Signed || !bytes.Equal(c.Content, file.body) {
+	if c := jsonOf(main); c.Signed || !bytes.Equal(c.Content, file.Body) {
 		t.Fatalf("JSON before completion: signed %v, %d bytes", c.Signed, len(c.Content))
 	}
 	if st, _ := sndGet(t, s, main+"?signed=true", tok, ""); st != http.StatusConflict {
@@ -181,16 +169,16 @@ func TestDocumentContentAndSignedPDF(t *testing.T) {
 		}
 	}
 	st, signed := sndGet(t, s, main, tok, "")
-	if st != 200 || !bytes.HasPrefix(signed, []byte("%PDF-")) || bytes.Equal(signed, file.body) {
+	if st != 200 || !bytes.HasPrefix(signed, []byte("%PDF-")) || bytes.Equal(signed, file.Body) {
 		t.Fatalf("signed PDF: %d, %d bytes", st, len(signed))
 	}
 	if c := jsonOf(main); !c.Signed || !bytes.Equal(c.Content, signed) {
 		t.Fatalf("JSON after completion: signed %v", c.Signed)
 	}
-	if _, b := sndGet(t, s, main+"?signed=false", tok, "application/pdf"); !bytes.Equal(b, file.body) {
+	if _, b := sndGet(t, s, main+"?signed=false", tok, "application/pdf"); !bytes.Equal(b, file.Body) {
 		t.Fatal("signed=false does not answer the original")
 	}
-	if c := jsonOf(attach); c.Signed || !bytes.Equal(c.Content, annex.body) {
+	if c := jsonOf(attach); c.Signed || !bytes.Equal(c.Content, annex.Body) {
 		t.Fatalf("an attachment is never signed: signed %v", c.Signed)
 	}
 	text := sndPDFText(t, signed)
@@ -204,7 +192,7 @@ func TestDocumentContentAndSignedPDF(t *testing.T) {
 // sndPDFText extracts the text of a PDF with pdftotext (poppler-utils).
 func sndPDFText(t *testing.T, pdf []byte) string {
 	t.Helper()
-	tool := sndNeedTool(t, "pdftotext")
+	tool := testkit.NeedTool(t, "pdftotext") // Debian poppler-utils
 	in := filepath.Join(t.TempDir(), "signed.pdf")
 	if err := os.WriteFile(in, pdf, 0o600); err != nil {
 		t.Fatal(err)

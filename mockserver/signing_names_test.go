@@ -1,8 +1,8 @@
 package mockserver
 
 import (
-	"github.com/signkit/signkit-go/mockserver/internal/app"
 	"github.com/signkit/signkit-go/mockserver/internal/signing"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // The names of the signing service that the tests use, from package signing;
@@ -10,7 +10,7 @@ import (
 // (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#signing-service--signapi,
 // "Case file status", "Signer status", "Events").
 type (
-	caseFile      = signing.CaseFile
+	caseFile      = testkit.CaseFile
 	caseFileJSON  = signing.CaseFileJSON
 	caseFileRef   = signing.CaseFileRef
 	ccRecipient   = signing.CCRecipient
@@ -27,15 +27,15 @@ const (
 
 // Case file statuses.
 const (
-	cfNew        = 0
-	cfPending    = 1
-	cfRejected   = 2
-	cfDeleted    = 3
-	cfSigned     = 4
-	cfCompleted  = 5
-	cfFailed     = 6
-	cfExpired    = 7
-	cfAnonymized = 8
+	cfNew        = testkit.CaseNew
+	cfPending    = testkit.CasePending
+	cfRejected   = testkit.CaseRejected
+	cfDeleted    = testkit.CaseDeleted
+	cfSigned     = testkit.CaseSigned
+	cfCompleted  = testkit.CaseCompleted
+	cfFailed     = testkit.CaseFailed
+	cfExpired    = testkit.CaseExpired
+	cfAnonymized = testkit.CaseAnonymized
 )
 
 // Signer statuses.
@@ -52,4 +52,11 @@ const (
 )
 
 // sendCreatePath is the Send create endpoint under {Send}.
-const sendCreatePath = app.SendCreatePath
+const sendCreatePath = testkit.SendCreatePath
+
+// The kit's readers of the signing service's state under the names these
+// tests use.
+var (
+	caseStatus  = testkit.CaseStatus
+	signerIDsOf = testkit.SignerIDs
+)

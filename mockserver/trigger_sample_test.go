@@ -9,12 +9,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // TestTriggerSamplesEqualTheSimulation sends, with TriggerEvent (what
 // `signkit-mock trigger` does), a sample of every event type, and compares
 // each with every delivery of that type that the simulation made when
-// driven through every event it emits (emitEveryEvent): the same members
+// driven through every event it emits (testkit.EmitEveryEvent): the same members
 // at every level, the same JSON types, and the same fixed values (topic,
 // eventType, statuses, the time zone, the test event's message). Only ids
 // and eventTime.date may differ. The platform's
@@ -22,9 +24,10 @@ import (
 // emits, must look as sign.signer.signed does.
 func TestTriggerSamplesEqualTheSimulation(t *testing.T) {
 	t.Parallel()
-	_, sim := emitEveryEvent(t)
+	s := newManual(t)
+	sim := testkit.EmitEveryEvent(t, s, testkit.Credentials(s.DefaultCredentials()))
 	emitted := map[string][]string{} // type -> skeleton of each delivery
-	for _, r := range sim.requests() {
+	for _, r := range sim.Requests() {
 		typ := r.Header.Get("X-Event-Type")
 		emitted[typ] = append(emitted[typ], eventSkeleton(t, r.Body))
 	}
@@ -39,7 +42,7 @@ func TestTriggerSamplesEqualTheSimulation(t *testing.T) {
 			t.Fatalf("trigger %s: %v", typ, err)
 		}
 		resp.Body.Close()
-		reqs := trig.requests()
+		reqs := trig.Requests()
 		got := reqs[len(reqs)-1]
 		if h := got.Header.Get("X-Event-Type"); h != typ {
 			t.Fatalf("trigger %s delivered X-Event-Type %q", typ, h)
@@ -53,7 +56,7 @@ func TestTriggerSamplesEqualTheSimulation(t *testing.T) {
 			continue
 		}
 		if len(emitted[typ]) == 0 {
-			t.Errorf("the simulation emitted no %s: emitEveryEvent misses it", typ)
+			t.Errorf("the simulation emitted no %s: testkit.EmitEveryEvent misses it", typ)
 		}
 		for i, sk := range emitted[typ] {
 			if sk != samples[typ] {

@@ -5,15 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // whEpoch is where the manual clock of the webhook tests starts.
@@ -27,19 +25,16 @@ func whServer(t testing.TB, opts ...Option) *Server {
 	return s
 }
 
-// whCall sends a JSON request in process with the headers the SDK sends to
-// the webhook service (Authorization: Bearer, Accept, Accept-Charset) and
-// decodes a JSON answer into out when out is not nil.
-func whCall(t testing.TB, s *Server, method, path, token string, body, out any) (int, []byte) {
-	t.Helper()
-	req := jsonRequest(t, s, method, path, body)
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Accept-Charset", "utf-8")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	return do(t, s, req, out)
-}
+// The kit's webhook helpers under the names these tests use
+// (mockserver/internal/testkit).
+var (
+	whCall      = testkit.SDKCall
+	whSubscribe = testkit.Subscribe
+	whTestEvent = testkit.SendTestEvent
+	newReceiver = testkit.NewReceiver
+)
+
+type subscriptionJSON = testkit.Subscription
 
 // whAdminToken logs in as the default admin.
 func whAdminToken(t testing.TB, s *Server) string {
@@ -57,93 +52,8 @@ func whUser(t testing.TB, s *Server, spec UserSpec) (UserCredentials, string) {
 	return c, login(t, s, c)
 }
 
-// whSubscribe creates a subscription and fails the test unless it is 201.
-// subscriptionJSON is the wire shape of a subscription, as a client
-// decodes it.
-type subscriptionJSON struct {
-	CustomerID int64    `json:"customerId"`
-	ID         string   `json:"id"`
-	IsActive   bool     `json:"isActive"`
-	Secret     string   `json:"secret"`
-	EventTypes []string `json:"eventTypes"`
-	Endpoint   string   `json:"endpoint"`
-}
-
 // testEventType is the event type of the on-demand test event.
 const testEventType = "webhook.subscription.test"
-
-func whSubscribe(t testing.TB, s *Server, token, endpoint string, types ...string) subscriptionJSON {
-	t.Helper()
-	var sub subscriptionJSON
-	st, b := whCall(t, s, "POST", "/webhook/api/v1/subscriptions", token,
-		map[string]any{"endpoint": endpoint, "eventTypes": types}, &sub)
-	if st != http.StatusCreated {
-		t.Fatalf("create subscription for %s: %d %s", endpoint, st, b)
-	}
-	return sub
-}
-
-// whTestEvent asks for a test event and fails the test unless it is 204.
-func whTestEvent(t testing.TB, s *Server, token string) {
-	t.Helper()
-	if st, b := whCall(t, s, "POST", "/webhook/api/v1/subscriptions/test", token, nil, nil); st != http.StatusNoContent {
-		t.Fatalf("test event: %d %s", st, b)
-	}
-}
-
-// received is one request a receiver got.
-type received struct {
-	Header http.Header
-	Body   []byte
-	Real   time.Time
-}
-
-// receiver is a loopback HTTP endpoint that records what it gets and
-// answers with status (or runs handle when set).
-type receiver struct {
-	srv    *httptest.Server
-	status atomic.Int64
-	handle func(w http.ResponseWriter, r *http.Request)
-
-	mu   sync.Mutex
-	reqs []received
-	got  chan struct{} // one value per request, when buffered
-}
-
-func newReceiver(t testing.TB, status int) *receiver {
-	t.Helper()
-	rc := &receiver{got: make(chan struct{}, 1024)}
-	rc.status.Store(int64(status))
-	rc.srv = httptest.NewServer(http.HandlerFunc(rc.serve))
-	t.Cleanup(rc.srv.Close)
-	return rc
-}
-
-func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	rc.mu.Lock()
-	rc.reqs = append(rc.reqs, received{Header: r.Header.Clone(), Body: body, Real: time.Now()})
-	rc.mu.Unlock()
-	select {
-	case rc.got <- struct{}{}:
-	default:
-	}
-	if rc.handle != nil {
-		rc.handle(w, r)
-		return
-	}
-	w.WriteHeader(int(rc.status.Load()))
-}
-
-func (rc *receiver) setStatus(code int) { rc.status.Store(int64(code)) }
-
-func (rc *receiver) URL() string { return rc.srv.URL + "/hook" }
-
-func (rc *receiver) requests() []received {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return append([]received(nil), rc.reqs...)
-}
 
 // verifySignature checks a delivery the way the spec tells receivers to,
 // written independently of the SDK: it parses t, h and v1, rebuilds

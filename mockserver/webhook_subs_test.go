@@ -312,9 +312,9 @@ func TestTestEventGoesToSubscribersOfTheCustomer(t *testing.T) {
 	whSubscribe(t, s, strangerTok, foreign.URL(), testEventType)
 	whTestEvent(t, s, tok)
 	s.Advance(0)
-	if len(listening.requests()) != 1 || len(other.requests()) != 0 || len(foreign.requests()) != 0 {
+	if len(listening.Requests()) != 1 || len(other.Requests()) != 0 || len(foreign.Requests()) != 0 {
 		t.Errorf("deliveries: listening %d, not listing the type %d, other customer %d; want 1, 0, 0",
-			len(listening.requests()), len(other.requests()), len(foreign.requests()))
+			len(listening.Requests()), len(other.Requests()), len(foreign.Requests()))
 	}
 }
 
@@ -395,7 +395,7 @@ func TestTestEventBodies(t *testing.T) {
 			sent++
 		}
 		s.Advance(0)
-		if got := len(rcv.requests()); got != sent {
+		if got := len(rcv.Requests()); got != sent {
 			t.Errorf("%s: %d test events delivered, want %d", tc.name, got, sent)
 		}
 	}

@@ -17,7 +17,8 @@ import (
 // each call both as the platform's documents write it (under a service's root,
 // {Send}/api/v1/…) and as the mock serves it (under its base URL,
 // /send/api/v1/…). These tests hold both forms to docs/openapi.json (which
-// golden_test.go holds to the mock's routes) and to the table of hosts in
+// TestDescriptionMatchesDocs, in mockserver/tests/openapi, holds to the mock's
+// routes) and to the table of hosts in
 // https://github.com/signkit/signkit-go/blob/main/docs/platform.md#hosts, so that a table can
 // neither miss a route nor map a root to the wrong prefix.
 

@@ -99,6 +99,7 @@ func New(cfg Config) *App {
 	if dir := os.Getenv(traffic.DirEnv); dir != "" {
 		a.handler = traffic.Record(dir, a.handler) // the OpenAPI check's recording (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md)
 	}
+	a.handler = served{Handler: a.handler, app: a} // for Of
 	return a
 }
 

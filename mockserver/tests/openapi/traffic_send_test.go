@@ -1,4 +1,4 @@
-package apidoc_test
+package openapi_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package mockserver
+package browser_test
 
 import (
 	"fmt"
@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // tableFitJS answers, for every table of the page, what does not fit its
@@ -52,21 +55,21 @@ func TestBrowserDashboardTablesFitAPhone(t *testing.T) {
 		t.Fatalf("the phone's screen is %d px wide", vp.width)
 	}
 	ctx := browserOn(t, vp)
-	s := Start(t, WithManualClock(epoch))
-	tok := login(t, s, s.DefaultCredentials())
+	s := mockserver.Start(t, mockserver.WithManualClock(testkit.Epoch))
+	tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))
 	t.Cleanup(hook.Close)
 	endpoint := hook.URL + "/webhooks/receivers/signkit-integration-tests/" + strings.Repeat("a-long-path-segment-", 5) +
 		"?tenant=acme-corporation-international&token=0123456789abcdef0123456789abcdef"
-	if st, b := call(t, s, "POST", "/webhook/api/v1/subscriptions", tok, map[string]any{
-		"endpoint": endpoint, "eventTypes": EventTypes()}, nil); st != http.StatusCreated {
+	if st, b := testkit.Call(t, s, "POST", "/webhook/api/v1/subscriptions", tok, map[string]any{
+		"endpoint": endpoint, "eventTypes": mockserver.EventTypes()}, nil); st != http.StatusCreated {
 		t.Fatalf("subscribe: %d %s", st, b)
 	}
-	def := sndCase("Bartholomew Lindqvist-Andersen-Featherstonehaugh:bartholomew.lindqvist-andersen-featherstonehaugh@a-very-long-company-name-for-testing.example.com",
+	def := testkit.CaseDef("Bartholomew Lindqvist-Andersen-Featherstonehaugh:bartholomew.lindqvist-andersen-featherstonehaugh@a-very-long-company-name-for-testing.example.com",
 		"Cy:-", "Dee:dee@example.com:1")
 	def["title"] = "Framework agreement for the supply of office furniture and " + strings.Repeat("Supercalifragilistic", 4)
-	id, _ := sndRun(t, s, tok, def, sndFile("doc.pdf", SamplePDF("Framework text")))
-	if err := s.SignerAction(id, sndSignerID(t, s, id, "Cy"), ActionSign); err != nil {
+	id, _ := testkit.RunCase(t, s, tok, def, testkit.FilePart("doc.pdf", mockserver.SamplePDF("Framework text")))
+	if err := s.SignerAction(id, testkit.SignerID(t, s, id, "Cy"), mockserver.ActionSign); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(0)

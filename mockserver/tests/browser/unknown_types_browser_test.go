@@ -1,10 +1,13 @@
-package mockserver
+package browser_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // TestBrowserPublicFormUnknownType: a field of a type the mock does not know (a
@@ -15,9 +18,9 @@ import (
 func TestBrowserPublicFormUnknownType(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
-	s := Start(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, map[string]any{"name": "KYC", "storageFolderId": 42, "sections": []any{
+	s := mockserver.Start(t)
+	tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
+	f := testkit.ActiveForm(t, s, tok, map[string]any{"name": "KYC", "storageFolderId": 42, "sections": []any{
 		map[string]any{"slug": "you", "title": "You", "fields": []any{
 			map[string]any{"name": "fullName", "label": "Full name", "type": "TEXT", "required": true, "mapTo": "primarySigner.name"},
 			map[string]any{"name": "email", "label": "Email", "type": "EMAIL", "required": true, "mapTo": "primarySigner.email"},
@@ -40,7 +43,7 @@ func TestBrowserPublicFormUnknownType(t *testing.T) {
 			Answers []struct{ Name, Type, Value string } `json:"answers"`
 		} `json:"sections"`
 	}
-	if st, b := call(t, s, "GET", "/collect/api/v1/forms/"+f.ExternalID+"/submissions/1/answers", tok, nil, &answers); st != 200 ||
+	if st, b := testkit.Call(t, s, "GET", "/collect/api/v1/forms/"+f.ExternalID+"/submissions/1/answers", tok, nil, &answers); st != 200 ||
 		len(answers.Sections) != 1 || !strings.Contains(string(b), `{"name":"cpr","label":"CPR number","type":"NIN","value":"010190-1234"}`) {
 		t.Fatalf("answers: %d %s", st, b)
 	}

@@ -1,36 +1,22 @@
-package mockserver
+package browser_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	signkit "github.com/signkit/signkit-go"
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
-
-// needTool answers the path of an external program. A missing program skips
-// the test on a developer machine and fails it on CI, where .ci/run installs it.
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed, and CI is set: .ci/run must install it", name)
-		}
-		t.Skipf("%s is not installed (CI unset): skipping", name)
-	}
-	return p
-}
 
 // browser starts headless Chromium for one test, with the options extra
 // besides the usual ones.
 func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	path := needTool(t, "chromium")
+	path := testkit.NeedTool(t, "chromium")
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.Headless, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
@@ -64,13 +50,13 @@ func run[T any](t *testing.T, ctx context.Context, what string, a chromedp.Actio
 func TestBrowserFillsPublicPage(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
-	s := Start(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, sampleForm())
+	s := mockserver.Start(t)
+	tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
+	f := testkit.ActiveForm(t, s, tok, testkit.SampleForm())
 	var link struct {
 		RequestURL string `json:"requestUrl"`
 	}
-	if st, b := call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/requests", tok, map[string]any{"answers": map[string]any{
+	if st, b := testkit.Call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/requests", tok, map[string]any{"answers": map[string]any{
 		"email": map[string]any{"value": "ann@example.com", "editable": false}}}, &link); st != 200 {
 		t.Fatalf("prefill: %d %s", st, b)
 	}
@@ -105,7 +91,7 @@ func TestBrowserFillsPublicPage(t *testing.T) {
 	run(t, ctx, "type the VAT", chromedp.SendKeys(chromedp.CSS("#in-vat"), "12345678"))
 	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
 	id := run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
-	subs := s.core.Forms.Submissions(f.ExternalID)
+	subs := testkit.Core(s).Forms.Submissions(f.ExternalID)
 	if id != "1" || len(subs) != 1 {
 		t.Fatalf("thank-you page says %q; %d submissions stored", id, len(subs))
 	}
@@ -122,9 +108,9 @@ func TestBrowserFillsPublicPage(t *testing.T) {
 func TestBrowserFillsMultiEntrySection(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
-	s := Start(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, jobApplication(2))
+	s := mockserver.Start(t)
+	tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
+	f := testkit.ActiveForm(t, s, tok, testkit.JobApplication(2))
 	count := func() int {
 		return run(t, ctx, "count instances", chromedp.Evaluate[int](`document.querySelectorAll("#section-previous-employment .instance").length`))
 	}
@@ -155,7 +141,7 @@ func TestBrowserFillsMultiEntrySection(t *testing.T) {
 	run(t, ctx, "type title 1", chromedp.SendKeys(chromedp.CSS("#in-job_title-1"), "Lead"))
 	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
 	id := run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
-	subs := s.core.Forms.Submissions(f.ExternalID)
+	subs := testkit.Core(s).Forms.Submissions(f.ExternalID)
 	if id != "1" || len(subs) != 1 {
 		t.Fatalf("thank-you page says %q; %d submissions stored", id, len(subs))
 	}
@@ -199,9 +185,9 @@ func TestBrowserFillsMultiEntrySection(t *testing.T) {
 func TestBrowserTextareaAndRadios(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
-	s := Start(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, map[string]any{
+	s := mockserver.Start(t)
+	tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
+	f := testkit.ActiveForm(t, s, tok, map[string]any{
 		"name": "Feedback", "language": "en", "caseFileTitleTemplate": "Feedback",
 		"sections": []any{map[string]any{"title": "You", "fields": []any{
 			map[string]any{"name": "contact", "label": "Contact me", "type": "CHOICE", "layout": "RADIO", "required": true,
@@ -228,7 +214,7 @@ func TestBrowserTextareaAndRadios(t *testing.T) {
 	run(t, ctx, "type comments", chromedp.SendKeys(chromedp.CSS("#in-comments"), "line one\nline two"))
 	run(t, ctx, "submit", chromedp.Click(chromedp.CSS("#submit")))
 	run(t, ctx, "read the submission id", chromedp.Text(chromedp.CSS("#submission-id")))
-	subs := s.core.Forms.Submissions(f.ExternalID)
+	subs := testkit.Core(s).Forms.Submissions(f.ExternalID)
 	if len(subs) != 1 {
 		t.Fatalf("%d submissions stored, want 1", len(subs))
 	}

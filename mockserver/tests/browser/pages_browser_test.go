@@ -1,4 +1,4 @@
-package mockserver
+package browser_test
 
 import (
 	"bytes"
@@ -11,7 +11,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/signkit/signkit-go/mockserver"
 	"github.com/signkit/signkit-go/mockserver/internal/pages"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // viewport is a screen the page tests run on.
@@ -142,11 +144,11 @@ func TestBrowserPagesFlow(t *testing.T) {
 			lang := map[bool]string{false: "en", true: "da"}[vp.mobile]
 			shots := newScreenshots(t)
 			ctx := browserOn(t, vp)
-			s := Start(t)
-			tok := login(t, s, s.DefaultCredentials())
-			def := sampleForm()
+			s := mockserver.Start(t)
+			tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
+			def := testkit.SampleForm()
 			def["language"] = strings.ToUpper(lang) // the vendor sends "EN"
-			f := activeForm(t, s, tok, def)
+			f := testkit.ActiveForm(t, s, tok, def)
 			upload := filepath.Join(t.TempDir(), "cv.pdf")
 			if err := os.WriteFile(upload, []byte("%PDF-1.4 a small file"), 0o644); err != nil {
 				t.Fatal(err)
@@ -222,13 +224,13 @@ func TestBrowserPagesFlow(t *testing.T) {
 			if exists(t, ctx, "#sign") || !exists(t, ctx, `#signers li[data-status="signed"]`) {
 				t.Error("the signed page still offers Sign, or does not show the signer as signed")
 			}
-			events := len(s.core.Signing.EventsSince(0, 0))
+			events := len(s.Events(0))
 			run(t, ctx, "refresh", chromedp.Reload())
 			run(t, ctx, "wait for the page again", chromedp.WaitVisible(chromedp.CSS("#status")))
 			if st := status(t, ctx); st != 200 {
 				t.Errorf("refreshed signed page: status %d", st)
 			}
-			if n := len(s.core.Signing.EventsSince(0, 0)); n != events {
+			if n := len(s.Events(0)); n != events {
 				t.Errorf("the refresh changed the case file: %d events, then %d", events, n)
 			}
 			checkPage(t, ctx, "signed page", lang)
@@ -254,9 +256,9 @@ func TestBrowserRejectAsksFirst(t *testing.T) {
 			t.Parallel()
 			shots := newScreenshots(t)
 			ctx := browserOn(t, vp)
-			s := Start(t, WithManualClock(epoch))
-			tok, file := login(t, s, s.DefaultCredentials()), sndFile("doc.pdf", SamplePDF("Contract text"))
-			id, links := sndRun(t, s, tok, sndCase("Ann:ann@example.com", "Bob:bob@example.com"), file)
+			s := mockserver.Start(t, mockserver.WithManualClock(testkit.Epoch))
+			tok, file := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials())), testkit.FilePart("doc.pdf", mockserver.SamplePDF("Contract text"))
+			id, links := testkit.RunCase(t, s, tok, testkit.CaseDef("Ann:ann@example.com", "Bob:bob@example.com"), file)
 			run(t, ctx, "open Ann's page", chromedp.Navigate(links[0].SigningLink))
 			run(t, ctx, "wait for the page", chromedp.WaitVisible(chromedp.CSS("#reject")))
 			if cls := run(t, ctx, "reject's class", chromedp.Evaluate[string](`document.getElementById("reject").className`)); !strings.Contains(cls, "secondary") {
@@ -268,14 +270,14 @@ func TestBrowserRejectAsksFirst(t *testing.T) {
 			shots.take(ctx, "1-confirm")
 			run(t, ctx, "cancel", chromedp.Click(chromedp.CSS("#cancel-reject")))
 			run(t, ctx, "wait for the page", chromedp.WaitVisible(chromedp.CSS("#sign")))
-			if st := caseStatus(s, id); st != cfPending {
+			if st := testkit.CaseStatus(s, id); st != testkit.CasePending {
 				t.Fatalf("after Cancel the case file is %d, want pending", st)
 			}
 			run(t, ctx, "ask to reject again", chromedp.Click(chromedp.CSS("#reject")))
 			run(t, ctx, "give a reason", chromedp.SendKeys(chromedp.CSS("#reject-reason"), "The rent is wrong."))
 			run(t, ctx, "confirm", chromedp.Click(chromedp.CSS("#confirm-reject-button")))
 			run(t, ctx, "wait for the flash", chromedp.WaitVisible(chromedp.CSS("#flash")))
-			if st := caseStatus(s, id); st != cfRejected {
+			if st := testkit.CaseStatus(s, id); st != testkit.CaseRejected {
 				t.Fatalf("after confirming the case file is %d, want rejected", st)
 			}
 			if r := rejectReason(s, id); r != "The rent is wrong." {
@@ -284,11 +286,11 @@ func TestBrowserRejectAsksFirst(t *testing.T) {
 			if !exists(t, ctx, `#signers li[data-status="rejected"]`) || !exists(t, ctx, `#signers li[data-status="pending"]`) {
 				t.Error("the signers' list does not show Ann rejected and Bob still to sign")
 			}
-			events := len(s.core.Signing.EventsSince(0, 0))
+			events := len(s.Events(0))
 			run(t, ctx, "refresh", chromedp.Reload())
 			run(t, ctx, "wait for the page again", chromedp.WaitVisible(chromedp.CSS("#status")))
-			if st := status(t, ctx); st != 200 || len(s.core.Signing.EventsSince(0, 0)) != events {
-				t.Errorf("refresh after the reject: status %d, events %d then %d", st, events, len(s.core.Signing.EventsSince(0, 0)))
+			if st := status(t, ctx); st != 200 || len(s.Events(0)) != events {
+				t.Errorf("refresh after the reject: status %d, events %d then %d", st, events, len(s.Events(0)))
 			}
 			checkPage(t, ctx, "rejected page", "en")
 			shots.take(ctx, "2-rejected")
@@ -297,9 +299,9 @@ func TestBrowserRejectAsksFirst(t *testing.T) {
 }
 
 // rejectReason answers the reason of the first signer who rejected.
-func rejectReason(s *Server, id int64) string {
+func rejectReason(s *mockserver.Server, id int64) string {
 	var reason string
-	s.core.Signing.Inspect(id, func(cf *caseFile) {
+	testkit.Inspect(s, id, func(cf *testkit.CaseFile) {
 		for _, sg := range cf.Signers {
 			if sg.RejectReason != "" && reason == "" {
 				reason = sg.RejectReason
@@ -307,17 +309,6 @@ func rejectReason(s *Server, id int64) string {
 		}
 	})
 	return reason
-}
-
-// caseStatus answers a case file's status.
-func caseStatus(s *Server, id int64) int {
-	st := -1
-	s.core.Signing.Inspect(id, func(cf *caseFile) {
-		if cf != nil {
-			st = cf.Status
-		}
-	})
-	return st
 }
 
 // A prefilled link on a desktop and a phone: locked fields say the sender
@@ -330,18 +321,18 @@ func TestBrowserPrefilledPage(t *testing.T) {
 			t.Parallel()
 			shots := newScreenshots(t)
 			ctx := browserOn(t, vp)
-			s := Start(t)
-			tok := login(t, s, s.DefaultCredentials())
-			def := sampleForm()
+			s := mockserver.Start(t)
+			tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
+			def := testkit.SampleForm()
 			review := def["sections"].([]any)[2].(map[string]any)["fields"].([]any)[0].(map[string]any)
 			review["content"] = "<p>You are <b>{{fullName}}</b> &lt;{{email}}&gt;; company: {{hasCompany}}; from {{start}}.</p>"
 			applicant := def["sections"].([]any)[0].(map[string]any)
 			applicant["fields"] = append(applicant["fields"].([]any), map[string]any{"name": "start", "label": "Start", "type": "DATE", "required": true})
-			f := activeForm(t, s, tok, def)
+			f := testkit.ActiveForm(t, s, tok, def)
 			var link struct {
 				RequestURL string `json:"requestUrl"`
 			}
-			if st, b := call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/requests", tok, map[string]any{"answers": map[string]any{
+			if st, b := testkit.Call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/requests", tok, map[string]any{"answers": map[string]any{
 				"email":      map[string]any{"value": "ann@example.com", "editable": false},
 				"hasCompany": map[string]any{"value": "yes", "editable": false}}}, &link); st != 200 {
 				t.Fatalf("prefill: %d %s", st, b)

@@ -1,4 +1,4 @@
-package mockserver
+package openapi_test
 
 import (
 	"bytes"
@@ -11,12 +11,15 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // The Send create routes under the base URL
 // (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 var sendCreateRoutes = []string{
-	"/send" + sendCreatePath,
+	"/send" + testkit.SendCreatePath,
 	"/send/api/v1/casefiles/json/20251022/create-production-base64",
 	"/send/api/v1/casefiles/json/20251022/create-sandbox-base64",
 }
@@ -63,31 +66,32 @@ func fullCaseFile(title string, at func(time.Duration) any) map[string]any {
 // exchanges too.
 func TestFullCaseFileThroughEveryCreateRoute(t *testing.T) {
 	t.Parallel()
-	s, tok, _ := sndServer(t)
+	s := mockserver.Start(t, mockserver.WithManualClock(testkit.Epoch))
+	tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
 	doc := loadDescription(t, s)
 	base := s.Now().Truncate(time.Second).Add(time.Minute)
 	forms := map[string]func(time.Duration) any{
 		"unix seconds": func(d time.Duration) any { return base.Add(d).Unix() },
 		"RFC 3339":     func(d time.Duration) any { return base.Add(d).In(time.FixedZone("", 2*3600)).Format(time.RFC3339) },
 	}
-	pdf := SamplePDF("Contract text")
+	pdf := mockserver.SamplePDF("Contract text")
 	for _, route := range sendCreateRoutes {
 		for form, at := range forms {
 			name := route[strings.LastIndex(route, "/")+1:] + ", " + form
 			cf := fullCaseFile("Full case file: "+name, at)
 			body, sent := fullCreateRequest(t, s, tok, route, cf, pdf)
-			st, answer := do(t, s, body, nil)
+			st, answer := testkit.Do(t, s, body, nil)
 			if st != http.StatusOK {
 				t.Fatalf("%s: %d %s", name, st, answer)
 			}
 			op := doc.Paths.Find(route).Post
 			checkAgainst(t, name+": request", fullRequestSchema(t, op, route), sent)
 			checkAgainst(t, name+": answer", op.Responses.Status(200).Value.Content.Get("application/json").Schema.Value, answer)
-			var job sndJob
+			var job testkit.Job
 			_ = json.Unmarshal(answer, &job)
-			s.Advance(s.cfg.JobDelay)
-			stq, out, raw := sndStatus(t, s, job.UUID, job.PayloadHash)
-			if stq != 200 || out.JobStatus != jobCompleted || out.Result == nil {
+			s.Advance(testkit.Core(s).Cfg.JobDelay)
+			stq, out, raw := testkit.QueueStatus(t, s, job.UUID, job.PayloadHash)
+			if stq != 200 || out.JobStatus != testkit.JobCompleted || out.Result == nil {
 				t.Fatalf("%s: the job: %d %s", name, stq, raw)
 			}
 			// Its payload is the definition as sent, the times as given.
@@ -101,15 +105,15 @@ func TestFullCaseFileThroughEveryCreateRoute(t *testing.T) {
 // the data part and one files part per document; JSON: each document
 // with its pdf) and answers it with the JSON the description checks (the
 // data part, or the body).
-func fullCreateRequest(t *testing.T, s *Server, tok, route string, cf map[string]any, pdf []byte) (*http.Request, []byte) {
+func fullCreateRequest(t *testing.T, s *mockserver.Server, tok, route string, cf map[string]any, pdf []byte) (*http.Request, []byte) {
 	t.Helper()
 	var body *bytes.Buffer
 	var sent []byte
 	ctype := "application/json"
-	if route == "/send"+sendCreatePath {
-		data := sndData(t, cf)
-		sent = data.body
-		body, ctype = sndBody(t, data, sndFile("contract.pdf", pdf), sndFile("annex.pdf", pdf))
+	if route == "/send"+testkit.SendCreatePath {
+		data := testkit.DataPart(t, cf)
+		sent = data.Body
+		body, ctype = testkit.Multipart(t, data, testkit.FilePart("contract.pdf", pdf), testkit.FilePart("annex.pdf", pdf))
 	} else {
 		for _, d := range cf["documents"].([]any) {
 			d.(map[string]any)["pdf"] = base64.StdEncoding.EncodeToString(pdf)
@@ -132,7 +136,7 @@ func fullRequestSchema(t *testing.T, op *openapi3.Operation, route string) *open
 	t.Helper()
 	content := op.RequestBody.Value.Content
 	if mt := content.Get("multipart/form-data"); mt != nil {
-		if route != "/send"+sendCreatePath {
+		if route != "/send"+testkit.SendCreatePath {
 			t.Fatalf("%s: described as multipart", route)
 		}
 		return mt.Schema.Value.Properties["data"].Value
@@ -155,9 +159,9 @@ func checkAgainst(t *testing.T, what string, s *openapi3.Schema, text []byte) {
 // checkTimesCameBack reads the case file's details, checks them against
 // the description, and checks that its four times are the instants sent,
 // as integer unix seconds.
-func checkTimesCameBack(t *testing.T, s *Server, doc *openapi3.T, tok, name string, id int64, base time.Time) {
+func checkTimesCameBack(t *testing.T, s *mockserver.Server, doc *openapi3.T, tok, name string, id int64, base time.Time) {
 	t.Helper()
-	st, raw := call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, nil)
+	st, raw := testkit.Call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, nil)
 	if st != http.StatusOK {
 		t.Fatalf("%s: details: %d %s", name, st, raw)
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package browser_test
 
 import (
 	"fmt"
@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // hostilePage is a page of another origin that tries to drive the mock
@@ -69,14 +72,14 @@ type hostileForm struct {
 func TestBrowserHostilePageCannotDriveTheMock(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
-	s := Start(t, WithManualClock(epoch))
-	tok := login(t, s, s.DefaultCredentials())
-	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), sndFile("doc.pdf", SamplePDF("Contract text")))
+	s := mockserver.Start(t, mockserver.WithManualClock(testkit.Epoch))
+	tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
+	id, _ := testkit.RunCase(t, s, tok, testkit.CaseDef("Ann:ann@example.com"), testkit.FilePart("doc.pdf", mockserver.SamplePDF("Contract text")))
 	var signerID int64
-	s.core.Signing.Inspect(id, func(cf *caseFile) { signerID = cf.Signers[0].ID })
+	testkit.Inspect(s, id, func(cf *testkit.CaseFile) { signerID = cf.Signers[0].ID })
 	signerStatus := func() int {
 		st := -1
-		s.core.Signing.Inspect(id, func(cf *caseFile) {
+		testkit.Inspect(s, id, func(cf *testkit.CaseFile) {
 			if cf != nil {
 				st = cf.Signers[0].Status
 			}
@@ -120,7 +123,7 @@ func TestBrowserHostilePageCannotDriveTheMock(t *testing.T) {
 	mu.Lock()
 	got := strings.Join(reports, "\n")
 	mu.Unlock()
-	t.Logf("the hostile page reports: %s", hideSecrets(got))
+	t.Logf("the hostile page reports: %s", testkit.HideSecrets(got))
 	if len(reports) != 1 {
 		t.Fatalf("%d reports from the hostile page, want 1", len(reports))
 	}
@@ -140,7 +143,7 @@ func TestBrowserHostilePageCannotDriveTheMock(t *testing.T) {
 	if !s.Now().Equal(before) {
 		t.Errorf("the clock moved %v", s.Now().Sub(before))
 	}
-	if st := caseStatus(s, id); st != 1 || signerStatus() != beforeSigner {
+	if st := testkit.CaseStatus(s, id); st != 1 || signerStatus() != beforeSigner {
 		t.Errorf("case file status %d, signer status %d (was %d): the page signed", st, signerStatus(), beforeSigner)
 	}
 	if st := s.Stats(); st != beforeStats {
@@ -149,7 +152,7 @@ func TestBrowserHostilePageCannotDriveTheMock(t *testing.T) {
 	// Every write reached the mock and was refused 403 (the test would
 	// prove nothing if the browser had not sent them).
 	refused := map[string]int{}
-	for _, e := range s.core.Journal.List() {
+	for _, e := range s.Requests() {
 		if e.Method == http.MethodPost && e.Status == http.StatusForbidden {
 			refused[e.Path]++
 		}
@@ -201,27 +204,27 @@ window.advance = () => fetch('/mock/clock/advance', {method: 'POST', headers: {'
 	if err != nil {
 		t.Fatalf("the mock cannot take the attacker's address: %v", err)
 	}
-	s := New(WithBaseURL("http://"+addr), WithManualClock(epoch))
+	s := mockserver.New(mockserver.WithBaseURL("http://"+addr), mockserver.WithManualClock(testkit.Epoch))
 	hs := s.HTTPServer()
 	go func() { _ = hs.Serve(ml) }()
 	t.Cleanup(func() { _ = hs.Close(); s.Close() })
 
 	stolen := run(t, ctx, "read the credentials", chromedp.Evaluate[string](`steal()`, chromedp.EvalAwaitPromise))
-	t.Logf("the page read: %.80s", hideSecrets(stolen))
+	t.Logf("the page read: %.80s", testkit.HideSecrets(stolen))
 	c := s.DefaultCredentials()
 	if strings.Contains(stolen, c.ClientSecret) || strings.Contains(stolen, c.APISecret) {
 		t.Error("the rebound page read the credentials")
 	}
 	if !strings.HasPrefix(stolen, "421 ") {
-		t.Errorf("GET /mock/credentials from the rebound page: %.200s, want 421", hideSecrets(stolen))
+		t.Errorf("GET /mock/credentials from the rebound page: %.200s, want 421", testkit.HideSecrets(stolen))
 	}
 	moved := run(t, ctx, "advance the clock", chromedp.Evaluate[string](`advance()`, chromedp.EvalAwaitPromise))
-	if !strings.HasPrefix(moved, "421 ") || !s.Now().Equal(epoch) {
-		t.Errorf("POST /mock/clock/advance from the rebound page: %.200s; the clock moved %v", moved, s.Now().Sub(epoch))
+	if !strings.HasPrefix(moved, "421 ") || !s.Now().Equal(testkit.Epoch) {
+		t.Errorf("POST /mock/clock/advance from the rebound page: %.200s; the clock moved %v", moved, s.Now().Sub(testkit.Epoch))
 	}
 	// The requests did reach the mock.
 	misdirected := map[string]int{}
-	for _, e := range s.core.Journal.List() {
+	for _, e := range s.Requests() {
 		if e.Status == http.StatusMisdirectedRequest {
 			misdirected[e.Method+" "+e.Path]++
 		}

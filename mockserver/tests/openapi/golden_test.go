@@ -1,4 +1,4 @@
-package apidoc_test
+package openapi_test
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ var golden = filepath.Join("..", "..", "..", "docs", "openapi.json")
 // mock serves. The description is read from the handlers' types, so a
 // renamed or retyped field changes it: this test makes such a change a
 // deliberate one, seen in review as a diff of docs/openapi.json
-// (go test ./mockserver/internal/apidoc -run Docs -update rewrites it).
+// (go test ./mockserver/tests/openapi -run Docs -update rewrites it).
 func TestDescriptionMatchesDocs(t *testing.T) {
 	_, raw := load(t)
 	raw = append(raw, '\n')
@@ -33,6 +33,6 @@ func TestDescriptionMatchesDocs(t *testing.T) {
 	}
 	if !bytes.Equal(raw, want) {
 		t.Errorf("the mock's description differs from %s: a route or a shape changed. If on purpose, run "+
-			"go test ./mockserver/internal/apidoc -run Docs -update and commit the diff", golden)
+			"go test ./mockserver/tests/openapi -run Docs -update and commit the diff", golden)
 	}
 }

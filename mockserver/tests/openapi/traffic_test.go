@@ -1,4 +1,4 @@
-package apidoc_test
+package openapi_test
 
 import (
 	"bytes"
@@ -24,16 +24,20 @@ import (
 	"github.com/signkit/signkit-go/mockserver/internal/traffic"
 )
 
+// rootModule is the SDK's module: the suites are looked for under its path,
+// which spans every module of the workspace, and run from its directory.
+const rootModule = "github.com/signkit/signkit-go"
+
 // mockPackage is the mock's façade: a package whose tests depend on it
 // talks to the mock from Go.
-const mockPackage = "github.com/signkit/signkit-go/mockserver"
+const mockPackage = rootModule + "/mockserver"
 
 // binaryPackages are the suites that reach the mock through its binary,
-// which inherits the recording variable: internal/vendorcheck serves the
+// which inherits the recording variable: tests/vendorcheck serves the
 // vendor's Postman collections (when newman is installed) and the Python
 // walk (when python3 is, which the check then requires to have been
 // recorded).
-var binaryPackages = []string{"github.com/signkit/signkit-go/internal/vendorcheck"}
+var binaryPackages = []string{"github.com/signkit/signkit-go/tests/vendorcheck"}
 
 // integrationPackages answers the suites whose traffic with the mock is
 // checked: every package of the module whose tests depend on the mock's
@@ -41,13 +45,13 @@ var binaryPackages = []string{"github.com/signkit/signkit-go/internal/vendorchec
 // mock (the Redis stores' chaos and failover tests, say) are not run again.
 func integrationPackages(t *testing.T, goBin, root string) []string {
 	t.Helper()
-	cmd := exec.Command(goBin, "list", "-test", "-f", `{{if .ForTest}}{{.ForTest}} {{join .Deps " "}}{{end}}`, "./...")
+	cmd := exec.Command(goBin, "list", "-test", "-f", `{{if .ForTest}}{{.ForTest}} {{join .Deps " "}}{{end}}`, rootModule+"/...")
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list -test: %v", err)
 	}
-	self := mockPackage + "/internal/apidoc"
+	self := mockPackage + "/tests/openapi"
 	pkgs := slices.Clone(binaryPackages)
 	for line := range strings.Lines(string(out)) {
 		fields := strings.Fields(line)
@@ -91,7 +95,7 @@ func TestIntegrationTrafficMatchesDescription(t *testing.T) {
 		t.Fatalf("only %d exchanges recorded: the suites did not run", len(exchanges))
 	}
 	if _, err := exec.LookPath("python3"); err == nil && !slices.ContainsFunc(exchanges, isPythonWalk) {
-		t.Errorf("python3 is installed, yet no exchange of the Python walk (internal/vendorcheck, " +
+		t.Errorf("python3 is installed, yet no exchange of the Python walk (tests/vendorcheck, " +
 			"tests/python/readme_walk.py) was recorded: its traffic is not being checked")
 	}
 	problems, exercised := check(t, doc, exchanges)
@@ -126,7 +130,7 @@ func recordIntegrationTraffic(t *testing.T) []traffic.Exchange {
 	if err != nil {
 		t.Fatalf("go is not on PATH: %v", err)
 	}
-	root, err := exec.Command(goBin, "list", "-m", "-f", "{{.Dir}}").Output()
+	root, err := exec.Command(goBin, "list", "-m", "-f", "{{.Dir}}", rootModule).Output()
 	if err != nil {
 		t.Fatalf("go list -m: %v", err)
 	}

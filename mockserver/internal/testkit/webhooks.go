@@ -1,0 +1,106 @@
+package testkit
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Subscription is the wire shape of a webhook subscription, as a client
+// decodes it.
+type Subscription struct {
+	CustomerID int64    `json:"customerId"`
+	ID         string   `json:"id"`
+	IsActive   bool     `json:"isActive"`
+	Secret     string   `json:"secret"`
+	EventTypes []string `json:"eventTypes"`
+	Endpoint   string   `json:"endpoint"`
+}
+
+// Subscribe creates a subscription of endpoint to the event types, failing
+// the test unless the answer is 201.
+func Subscribe(t testing.TB, s Server, token, endpoint string, types ...string) Subscription {
+	t.Helper()
+	var sub Subscription
+	st, b := SDKCall(t, s, "POST", "/webhook/api/v1/subscriptions", token,
+		map[string]any{"endpoint": endpoint, "eventTypes": types}, &sub)
+	if st != http.StatusCreated {
+		t.Fatalf("create subscription for %s: %d %s", endpoint, st, b)
+	}
+	return sub
+}
+
+// SendTestEvent asks for a test event, failing the test unless the answer is
+// 204.
+func SendTestEvent(t testing.TB, s Server, token string) {
+	t.Helper()
+	if st, b := SDKCall(t, s, "POST", "/webhook/api/v1/subscriptions/test", token, nil, nil); st != http.StatusNoContent {
+		t.Fatalf("test event: %d %s", st, b)
+	}
+}
+
+// Received is one request a Receiver got.
+type Received struct {
+	Header http.Header
+	Body   []byte
+	Real   time.Time // wall-clock time of arrival
+}
+
+// Receiver is a loopback HTTP endpoint that records what it gets and
+// answers with its status (or runs Handle when set).
+type Receiver struct {
+	// Handle, when set before the first request, answers instead of the
+	// status.
+	Handle func(w http.ResponseWriter, r *http.Request)
+	// Got receives a value per request (up to 1,024 not yet taken).
+	Got chan struct{}
+
+	srv    *httptest.Server
+	status atomic.Int64
+	mu     sync.Mutex
+	reqs   []Received
+}
+
+// NewReceiver starts a Receiver answering status, closed when the test
+// ends.
+func NewReceiver(t testing.TB, status int) *Receiver {
+	t.Helper()
+	rc := &Receiver{Got: make(chan struct{}, 1024)}
+	rc.status.Store(int64(status))
+	rc.srv = httptest.NewServer(http.HandlerFunc(rc.serve))
+	t.Cleanup(rc.srv.Close)
+	return rc
+}
+
+func (rc *Receiver) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	rc.mu.Lock()
+	rc.reqs = append(rc.reqs, Received{Header: r.Header.Clone(), Body: body, Real: time.Now()})
+	rc.mu.Unlock()
+	select {
+	case rc.Got <- struct{}{}:
+	default:
+	}
+	if rc.Handle != nil {
+		rc.Handle(w, r)
+		return
+	}
+	w.WriteHeader(int(rc.status.Load()))
+}
+
+// SetStatus changes the status the receiver answers.
+func (rc *Receiver) SetStatus(code int) { rc.status.Store(int64(code)) }
+
+// URL is the receiver's endpoint.
+func (rc *Receiver) URL() string { return rc.srv.URL + "/hook" }
+
+// Requests answers what the receiver got, oldest first.
+func (rc *Receiver) Requests() []Received {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]Received(nil), rc.reqs...)
+}
