@@ -32,8 +32,9 @@ type Mock struct {
 // (TestBuildMockAsReleased holds the two equal), so that the vendor's
 // collections and the Python walk run against what users download. The
 // binary's own tests build it the same way (releaseBuild in
-// cmd/signkit-mock), without importing this package, so that the mock's
-// side depends on no SDK internal.
+// cmd/signkit-mock), without importing this package: the binary's module
+// would otherwise require this one, with its test libraries, in the graph
+// that `go install …@latest` reads.
 func ReleaseBuild() (env, flags []string) {
 	return []string{"CGO_ENABLED=0"}, []string{"-trimpath", "-ldflags=-s -w"}
 }
