@@ -3,6 +3,8 @@ package mockserver
 import (
 	"net/http"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // FuzzPrefillV2 posts arbitrary bytes as a v2 prefilled request of an
@@ -11,7 +13,7 @@ import (
 func FuzzPrefillV2(f *testing.F) {
 	s := newManual(f, fuzzLimits)
 	tok := login(f, s, s.DefaultCredentials())
-	form := activeForm(f, s, tok, jobApplication(2))
+	form := activeForm(f, s, tok, testkit.JobApplication(2))
 	path := "/collect/api/v2/forms/" + form.ExternalID + "/requests"
 	f.Add([]byte(`{"answers":{"personal-information":[{"full_name":{"value":"Jane","editable":true}}]}}`))
 	f.Add([]byte(`{"answers":{"previous-employment":[{"employer":{"value":"A"}},{"employer":{"value":"B","editable":false}}]}}`))

@@ -1,4 +1,4 @@
-package mockserver
+package forms_test
 
 import (
 	"bytes"
@@ -9,26 +9,28 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signkit/signkit-go/mockserver"
 	"github.com/signkit/signkit-go/mockserver/internal/forms"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 func TestSubmissionCreatesCaseFile(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	id := activeForm(t, s, tok, sampleForm()).ExternalID
-	in := forms.NewSubmissionInput(validAnswers(), map[string]*forms.Upload{
+	s, tok := newManual(t)
+	id := testkit.ActiveForm(t, s, tok, testkit.SampleForm()).ExternalID
+	in := forms.NewSubmissionInput(testkit.ValidAnswers(), map[string]*forms.Upload{
 		"attachment": forms.NewUpload("cv.txt", "text/plain", []byte("hello"))})
-	sub, err := s.core.Forms.Submit(id, "", in)
+	core := testkit.Core(s)
+	sub, err := core.Forms.Submit(id, "", in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cf, err := s.core.Signing.Access(sub.CaseFileID(), s.core.Auth.ByID(DefaultUserID))
+	cf, err := core.Signing.Access(sub.CaseFileID(), core.Auth.ByID(mockserver.DefaultUserID))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cf.Title != "Membership for Ann Smith" || len(cf.Signers) != 1 || cf.Signers[0].Name != "Ann Smith" ||
-		cf.Signers[0].Email != "ann@example.com" || len(cf.Documents) != 1 || len(cf.Attachments) != 1 || cf.UserID != DefaultUserID {
+		cf.Signers[0].Email != "ann@example.com" || len(cf.Documents) != 1 || len(cf.Attachments) != 1 || cf.UserID != mockserver.DefaultUserID {
 		t.Fatalf("case file: %+v", cf)
 	}
 	pdf, err := cf.Documents[0].Render()
@@ -43,24 +45,24 @@ func TestSubmissionCreatesCaseFile(t *testing.T) {
 			t.Fatalf("pdftotext: %v %s", err, out)
 		}
 	}
-	var files []fileJSON
-	st, b := call(t, s, "GET", fmt.Sprintf("/collect/api/v1/casefiles/%d/files", cf.ID), tok, nil, &files)
+	var files []forms.FileJSON
+	st, b := testkit.Call(t, s, "GET", fmt.Sprintf("/collect/api/v1/casefiles/%d/files", cf.ID), tok, nil, &files)
 	if st != 200 || len(files) != 1 || files[0].Filename != "cv.txt" || files[0].Size != 5 || files[0].ContentType != "text/plain" {
 		t.Fatalf("files: %d %s", st, b)
 	}
-	req := newReq(t, s, "GET", strings.TrimPrefix(files[0].URL, s.URL()))
+	req := testkit.NewReq(t, s, "GET", strings.TrimPrefix(files[0].URL, s.URL()))
 	req.Header.Set("Authorization", "Bearer "+tok)
-	if st, body := do(t, s, req, nil); st != 200 || string(body) != "hello" {
+	if st, body := testkit.Do(t, s, req, nil); st != 200 || string(body) != "hello" {
 		t.Fatalf("download: %d %q", st, body)
 	}
-	var ans answersJSON
-	st, b = call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", id, sub.ID()), tok, nil, &ans)
+	var ans forms.AnswersJSON
+	st, b = testkit.Call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", id, sub.ID()), tok, nil, &ans)
 	if st != 200 || ans.SubmissionID != sub.ID() || ans.ExternalID != id || ans.Version != 1 || len(ans.Sections) != 3 ||
 		ans.Sections[1].Slug != "company" || ans.Sections[1].Answers[0].Value != "Ann ApS" || ans.Sections[2].Answers[0].Value != "cv.txt" {
 		t.Fatalf("answers: %d %s", st, b)
 	}
 	for _, p := range []string{"/submissions/999/answers", "/submissions/x/answers"} {
-		if st, _ := call(t, s, "GET", "/collect/api/v1/forms/"+id+p, tok, nil, nil); st != 404 {
+		if st, _ := testkit.Call(t, s, "GET", "/collect/api/v1/forms/"+id+p, tok, nil, nil); st != 404 {
 			t.Errorf("%s: %d, want 404", p, st)
 		}
 	}
@@ -68,13 +70,12 @@ func TestSubmissionCreatesCaseFile(t *testing.T) {
 
 func TestHiddenSectionAnswersAreDropped(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	id := activeForm(t, s, tok, sampleForm()).ExternalID
-	in := validAnswers()
+	s, tok := newManual(t)
+	id := testkit.ActiveForm(t, s, tok, testkit.SampleForm()).ExternalID
+	in := testkit.ValidAnswers()
 	in["hasCompany"] = "no"
 	in["vat"] = "not a number" // hidden: ignored, not validated
-	sub, err := s.core.Forms.Submit(id, "", forms.NewSubmissionInput(in, nil))
+	sub, err := testkit.Core(s).Forms.Submit(id, "", forms.NewSubmissionInput(in, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +87,10 @@ func TestHiddenSectionAnswersAreDropped(t *testing.T) {
 
 func TestSubmissionListing(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	id := activeForm(t, s, tok, sampleForm()).ExternalID
+	s, tok := newManual(t)
+	id := testkit.ActiveForm(t, s, tok, testkit.SampleForm()).ExternalID
 	for range 25 {
-		if _, err := s.core.Forms.Submit(id, "", forms.NewSubmissionInput(validAnswers(), nil)); err != nil {
+		if _, err := testkit.Core(s).Forms.Submit(id, "", forms.NewSubmissionInput(testkit.ValidAnswers(), nil)); err != nil {
 			t.Fatal(err)
 		}
 		s.Advance(time.Minute)
@@ -107,7 +107,7 @@ func TestSubmissionListing(t *testing.T) {
 		{"?limit=5&offset=20", 200, 21, 5, 5, 20, ""},
 		{"?limit=1000&offset=24", 200, 25, 1, 1000, 24, ""},
 		{"?offset=30", 200, 0, 0, 10, 30, ""},
-		{"?completedAfter=" + epoch.Add(2*time.Minute+time.Second).Format(time.RFC3339), 200, 4, 10, 10, 0, ""},
+		{"?completedAfter=" + testkit.Epoch.Add(2*time.Minute+time.Second).Format(time.RFC3339), 200, 4, 10, 10, 0, ""},
 		{"?limit=0", 422, 0, 0, 0, 0, "limit"},
 		{"?limit=1001", 422, 0, 0, 0, 0, "limit"},
 		{"?limit=ten", 422, 0, 0, 0, 0, "limit"},
@@ -116,12 +116,12 @@ func TestSubmissionListing(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var out struct {
-			Items         []submissionJSON `json:"items"`
+			Items         []forms.SubmissionJSON `json:"items"`
 			Limit, Offset int
 			Total         int
-			apiErr
+			testkit.APIError
 		}
-		st, b := call(t, s, "GET", "/collect/api/v1/forms/"+id+"/submissions"+tc.query, tok, nil, &out)
+		st, b := testkit.Call(t, s, "GET", "/collect/api/v1/forms/"+id+"/submissions"+tc.query, tok, nil, &out)
 		if st != tc.status {
 			t.Errorf("%q: %d %s", tc.query, st, b)
 			continue
@@ -146,23 +146,22 @@ func TestSubmissionListing(t *testing.T) {
 
 func TestOwnership(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	id := activeForm(t, s, tok, sampleForm()).ExternalID
-	sub, err := s.core.Forms.Submit(id, "", forms.NewSubmissionInput(validAnswers(), nil))
+	s, tok := newManual(t)
+	id := testkit.ActiveForm(t, s, tok, testkit.SampleForm()).ExternalID
+	sub, err := testkit.Core(s).Forms.Submit(id, "", forms.NewSubmissionInput(testkit.ValidAnswers(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	add := func(spec UserSpec) string {
+	add := func(spec mockserver.UserSpec) string {
 		c, err := s.AddUser(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return login(t, s, c)
 	}
-	colleague := add(UserSpec{Name: "Colleague", Admin: true})
-	super := add(UserSpec{Name: "Super", SuperUser: true})
-	stranger := add(UserSpec{Name: "Stranger", NewCustomer: true, SuperUser: true})
+	colleague := add(mockserver.UserSpec{Name: "Colleague", Admin: true})
+	super := add(mockserver.UserSpec{Name: "Super", SuperUser: true})
+	stranger := add(mockserver.UserSpec{Name: "Stranger", NewCustomer: true, SuperUser: true})
 	paths := []string{"/collect/api/v1/forms/" + id, "/collect/api/v1/forms/" + id + "/submissions",
 		fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", id, sub.ID()),
 		fmt.Sprintf("/collect/api/v1/casefiles/%d/files", sub.CaseFileID())}
@@ -172,12 +171,12 @@ func TestOwnership(t *testing.T) {
 	}{{"owner", tok, 200}, {"colleague", colleague, 403}, {"super user", super, 200}, {"other customer", stranger, 404}}
 	for _, tc := range tests {
 		for _, p := range paths {
-			if st, b := call(t, s, "GET", p, tc.tok, nil, nil); st != tc.status {
+			if st, b := testkit.Call(t, s, "GET", p, tc.tok, nil, nil); st != tc.status {
 				t.Errorf("%s %s: %d %s, want %d", tc.name, p, st, b, tc.status)
 			}
 		}
 	}
-	if st, _ := call(t, s, "POST", "/collect/api/v1/forms/"+id+"/archive", colleague, nil, nil); st != 403 {
+	if st, _ := testkit.Call(t, s, "POST", "/collect/api/v1/forms/"+id+"/archive", colleague, nil, nil); st != 403 {
 		t.Errorf("colleague archived the form: %d", st)
 	}
 }

@@ -1,10 +1,14 @@
-package mockserver
+package forms_test
 
 import (
 	"fmt"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // TestConcurrentSubmittersGetGaplessIDs runs 50 valid and 20 invalid
@@ -12,10 +16,10 @@ import (
 // its own case file; the invalid ones take no id.
 func TestConcurrentSubmittersGetGaplessIDs(t *testing.T) {
 	t.Parallel()
-	s := Start(t)
+	s := mockserver.Start(t)
 	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, sampleForm())
-	path := publicPath(formView{PublicURL: f.PublicURL[len(s.URL()):]})
+	f := testkit.ActiveForm(t, s, tok, testkit.SampleForm())
+	path := testkit.PublicPath(testkit.FormView{PublicURL: f.PublicURL[len(s.URL()):]})
 	const valid, invalid = 50, 20
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -23,7 +27,7 @@ func TestConcurrentSubmittersGetGaplessIDs(t *testing.T) {
 	errs := make(chan string, valid+invalid)
 	for i := range valid + invalid {
 		wg.Go(func() {
-			vals := validAnswers()
+			vals := testkit.ValidAnswers()
 			vals["fullName"] = fmt.Sprintf("Submitter %d", i)
 			if i >= valid {
 				vals["email"] = "broken"
@@ -32,7 +36,7 @@ func TestConcurrentSubmittersGetGaplessIDs(t *testing.T) {
 				SubmissionID int64 `json:"submissionId"`
 				CaseFileID   int64 `json:"casefileId"`
 			}
-			st, b := postPublic(t, s, path, vals, nil, true, &out)
+			st, b := testkit.PostPublic(t, s, path, vals, nil, true, &out)
 			switch {
 			case i < valid && st != 201, i >= valid && st != 422:
 				errs <- fmt.Sprintf("submitter %d: %d %s", i, st, b)
@@ -56,10 +60,10 @@ func TestConcurrentSubmittersGetGaplessIDs(t *testing.T) {
 		}
 	}
 	var list struct {
-		Items []submissionJSON `json:"items"`
-		Total int              `json:"total"`
+		Items []forms.SubmissionJSON `json:"items"`
+		Total int                    `json:"total"`
 	}
-	call(t, s, "GET", "/collect/api/v1/forms/"+f.ExternalID+"/submissions?limit=1000", tok, nil, &list)
+	testkit.Call(t, s, "GET", "/collect/api/v1/forms/"+f.ExternalID+"/submissions?limit=1000", tok, nil, &list)
 	if list.Total != valid || len(list.Items) != valid || list.Items[0].SubmissionID != 1 || list.Items[valid-1].SubmissionID != valid {
 		t.Fatalf("listing: total %d, %d items", list.Total, len(list.Items))
 	}

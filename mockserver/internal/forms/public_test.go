@@ -1,57 +1,19 @@
-package mockserver
+package forms_test
 
 import (
-	"bytes"
-	"mime/multipart"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
-
-// multipartBody encodes values and files (name → filename:content).
-func multipartBody(t testing.TB, values map[string]string, files map[string][2]string) (*bytes.Buffer, string) {
-	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for k, v := range values {
-		if err := mw.WriteField(k, v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for k, f := range files {
-		w, err := mw.CreateFormFile(k, f[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = w.Write([]byte(f[1]))
-	}
-	_ = mw.Close()
-	return &buf, mw.FormDataContentType()
-}
-
-// postPublic posts a submission to a public page path.
-func postPublic(t testing.TB, s *Server, path string, values map[string]string, files map[string][2]string, jsonAccept bool, out any) (int, []byte) {
-	t.Helper()
-	body, ct := multipartBody(t, values, files)
-	req, err := http.NewRequest("POST", s.URL()+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", ct)
-	if jsonAccept {
-		req.Header.Set("Accept", "application/json")
-	}
-	return do(t, s, req, out)
-}
-
-func publicPath(f formView) string { return strings.TrimPrefix(f.PublicURL, "http://signkit.mock") }
 
 func TestPublicPageRenders(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, sampleForm())
+	s, tok := newManual(t)
+	f := testkit.ActiveForm(t, s, tok, testkit.SampleForm())
 	resp, err := (&http.Client{Transport: s.Transport()}).Get(f.PublicURL)
 	if err != nil {
 		t.Fatal(err)
@@ -60,10 +22,10 @@ func TestPublicPageRenders(t *testing.T) {
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Fatalf("page: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	_, b := do(t, s, newReq(t, s, "GET", publicPath(f)), nil)
+	_, b := testkit.Do(t, s, testkit.NewReq(t, s, "GET", testkit.PublicPath(f)), nil)
 	page := string(b)
 	for _, want := range []string{
-		`<form id="signkit-form" method="post" enctype="multipart/form-data" action="` + publicPath(f) + `" novalidate>`,
+		`<form id="signkit-form" method="post" enctype="multipart/form-data" action="` + testkit.PublicPath(f) + `" novalidate>`,
 		`id="section-company" data-scope="section" data-cond="[{&#34;field&#34;:&#34;hasCompany&#34;,&#34;operator&#34;:&#34;EQUALS&#34;,&#34;value&#34;:&#34;yes&#34;}]" hidden>`,
 		`<input id="in-email" type="email" name="email" value="" required>`,
 		`<input id="in-attachment" type="file" name="attachment">`,
@@ -80,23 +42,22 @@ func TestPublicPageRenders(t *testing.T) {
 	if len(order) != 3 || order[0][1] != "applicant" || order[1][1] != "company" || order[2][1] != "review" {
 		t.Errorf("sections out of order: %v", order)
 	}
-	if st, _ := do(t, s, newReq(t, s, "GET", "/public/forms/nope"), nil); st != 404 {
+	if st, _ := testkit.Do(t, s, testkit.NewReq(t, s, "GET", "/public/forms/nope"), nil); st != 404 {
 		t.Errorf("unknown form page: %d", st)
 	}
 }
 
 func TestPublicPagePrefill(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, sampleForm())
+	s, tok := newManual(t)
+	f := testkit.ActiveForm(t, s, tok, testkit.SampleForm())
 	var link struct {
 		RequestURL string `json:"requestUrl"`
 	}
-	call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/requests", tok, map[string]any{"answers": map[string]any{
+	testkit.Call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/requests", tok, map[string]any{"answers": map[string]any{
 		"email": map[string]any{"value": "ann@example.com", "editable": false}, "fullName": map[string]any{"value": "Ann <b>", "editable": true}}}, &link)
 	path := strings.TrimPrefix(link.RequestURL, "http://signkit.mock")
-	_, b := do(t, s, newReq(t, s, "GET", path), nil)
+	_, b := testkit.Do(t, s, testkit.NewReq(t, s, "GET", path), nil)
 	page := string(b)
 	for _, want := range []string{
 		`<input id="in-email" type="text" name="email" value="ann@example.com" readonly aria-describedby="locked-email">`,
@@ -110,29 +71,28 @@ func TestPublicPagePrefill(t *testing.T) {
 			t.Errorf("prefilled page lacks %s", want)
 		}
 	}
-	vals := validAnswers()
+	vals := testkit.ValidAnswers()
 	vals["email"] = "eve@example.com"
-	var e apiErr
-	if st, b := postPublic(t, s, path, vals, nil, true, &e); st != 422 || len(e.Details) != 1 || e.Details[0].Field != "email" {
+	var e testkit.APIError
+	if st, b := testkit.PostPublic(t, s, path, vals, nil, true, &e); st != 422 || len(e.Details) != 1 || e.Details[0].Field != "email" {
 		t.Fatalf("changed locked value: %d %s", st, b)
 	}
 	delete(vals, "email") // absent: the locked value stands
 	var ok struct{ SubmissionID int64 }
-	if st, b := postPublic(t, s, path, vals, nil, true, &ok); st != 201 {
+	if st, b := testkit.PostPublic(t, s, path, vals, nil, true, &ok); st != 201 {
 		t.Fatalf("locked value omitted: %d %s", st, b)
 	}
-	if st, _ := do(t, s, newReq(t, s, "GET", publicPath(f)+"/requests/nope"), nil); st != 404 {
+	if st, _ := testkit.Do(t, s, testkit.NewReq(t, s, "GET", testkit.PublicPath(f)+"/requests/nope"), nil); st != 404 {
 		t.Errorf("unknown request: %d", st)
 	}
 }
 
 func TestPublicSubmitValidation(t *testing.T) {
 	t.Parallel()
-	s := newManual(t, WithMaxFileBytes(10))
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, sampleForm())
+	s, tok := newManual(t, mockserver.WithMaxFileBytes(10))
+	f := testkit.ActiveForm(t, s, tok, testkit.SampleForm())
 	with := func(edit func(m map[string]string)) map[string]string {
-		m := validAnswers()
+		m := testkit.ValidAnswers()
 		edit(m)
 		return m
 	}
@@ -150,13 +110,13 @@ func TestPublicSubmitValidation(t *testing.T) {
 		{"date format", with(func(m map[string]string) { m["founded"] = "31.01.2020" }), nil, []string{"founded"}},
 		{"choice not an option", with(func(m map[string]string) { m["hasCompany"] = "maybe" }), nil, []string{"hasCompany"}},
 		{"conditional required once visible", with(func(m map[string]string) { delete(m, "companyName"); delete(m, "vat") }), nil, []string{"vat", "companyName"}},
-		{"file too large", validAnswers(), map[string][2]string{"attachment": {"big.bin", "0123456789ABC"}}, []string{"attachment"}},
+		{"file too large", testkit.ValidAnswers(), map[string][2]string{"attachment": {"big.bin", "0123456789ABC"}}, []string{"attachment"}},
 		{"several wire.Problems", with(func(m map[string]string) { m["email"] = "x"; m["phone"] = "y" }), nil, []string{"email", "phone"}},
 	}
 	for _, tc := range tests {
-		subs, cases := len(s.core.Forms.Submissions(f.ExternalID)), s.caseFileCount()
-		var e apiErr
-		st, b := postPublic(t, s, publicPath(f), tc.values, tc.files, true, &e)
+		subs, cases := s.Stats().Submissions, s.Stats().CaseFiles
+		var e testkit.APIError
+		st, b := testkit.PostPublic(t, s, testkit.PublicPath(f), tc.values, tc.files, true, &e)
 		var got []string
 		for _, d := range e.Details {
 			got = append(got, d.Field)
@@ -164,7 +124,7 @@ func TestPublicSubmitValidation(t *testing.T) {
 		if st != 422 || e.Error != "validation_failed" || strings.Join(got, ",") != strings.Join(tc.fields, ",") {
 			t.Errorf("%s: %d %s, want details %v", tc.name, st, b, tc.fields)
 		}
-		if len(s.core.Forms.Submissions(f.ExternalID)) != subs || s.caseFileCount() != cases {
+		if s.Stats().Submissions != subs || s.Stats().CaseFiles != cases {
 			t.Errorf("%s: something was stored", tc.name)
 		}
 	}
@@ -173,34 +133,33 @@ func TestPublicSubmitValidation(t *testing.T) {
 		SubmissionID int64 `json:"submissionId"`
 		CaseFileID   int64 `json:"casefileId"`
 	}
-	if st, b := postPublic(t, s, publicPath(f), hidden, map[string][2]string{"attachment": {"ok.txt", "small"}}, true, &ok); st != 201 || ok.SubmissionID != 1 || ok.CaseFileID != 1 {
+	if st, b := testkit.PostPublic(t, s, testkit.PublicPath(f), hidden, map[string][2]string{"attachment": {"ok.txt", "small"}}, true, &ok); st != 201 || ok.SubmissionID != 1 || ok.CaseFileID != 1 {
 		t.Fatalf("hidden fields should be ignored: %d %s", st, b)
 	}
 }
 
 func TestPublicSubmitHTML(t *testing.T) {
 	t.Parallel()
-	s := newManual(t, WithMaxBodyBytes(4096))
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, sampleForm())
-	st, b := postPublic(t, s, publicPath(f), validAnswers(), nil, false, nil)
+	s, tok := newManual(t, mockserver.WithMaxBodyBytes(4096))
+	f := testkit.ActiveForm(t, s, tok, testkit.SampleForm())
+	st, b := testkit.PostPublic(t, s, testkit.PublicPath(f), testkit.ValidAnswers(), nil, false, nil)
 	if st != 201 || !strings.Contains(string(b), `<dd id="submission-id">1</dd>`) || !strings.Contains(string(b), `signing-link" href="http://signkit.mock/public/sign/`) {
 		t.Fatalf("thank-you page: %d %s", st, b)
 	}
-	bad := validAnswers()
+	bad := testkit.ValidAnswers()
 	bad["email"] = "nope"
-	st, b = postPublic(t, s, publicPath(f), bad, nil, false, nil)
+	st, b = testkit.PostPublic(t, s, testkit.PublicPath(f), bad, nil, false, nil)
 	if st != 422 || !strings.Contains(string(b), `id="error-email"`) || !strings.Contains(string(b), `value="Ann Smith"`) {
 		t.Fatalf("error page: %d %s", st, b)
 	}
-	if st, _ := postPublic(t, s, publicPath(f), validAnswers(), map[string][2]string{"attachment": {"x", strings.Repeat("x", 5000)}}, true, nil); st != 413 {
+	if st, _ := testkit.PostPublic(t, s, testkit.PublicPath(f), testkit.ValidAnswers(), map[string][2]string{"attachment": {"x", strings.Repeat("x", 5000)}}, true, nil); st != 413 {
 		t.Fatalf("body over the limit: %d", st)
 	}
-	call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/archive", tok, nil, nil)
-	if st, b := postPublic(t, s, publicPath(f), validAnswers(), nil, true, nil); st != 404 {
+	testkit.Call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/archive", tok, nil, nil)
+	if st, b := testkit.PostPublic(t, s, testkit.PublicPath(f), testkit.ValidAnswers(), nil, true, nil); st != 404 {
 		t.Fatalf("archived form accepted: %d %s", st, b)
 	}
-	if st, b := do(t, s, newReq(t, s, "GET", publicPath(f)), nil); st != 404 || !strings.Contains(string(b), "not available") {
+	if st, b := testkit.Do(t, s, testkit.NewReq(t, s, "GET", testkit.PublicPath(f)), nil); st != 404 || !strings.Contains(string(b), "not available") {
 		t.Fatalf("archived page: %d %s", st, b)
 	}
 }

@@ -1,13 +1,14 @@
-package mockserver
+package forms_test
 
 import (
-	"bytes"
 	"fmt"
-	"mime/multipart"
-	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // pairs are posted inputs in order; a name may repeat (<field>[]).
@@ -15,33 +16,12 @@ type pairs [][2]string
 
 // postPairs posts inputs as multipart/form-data to a public path, asking
 // for JSON; files maps a posted name to filename:content.
-func postPairs(t testing.TB, s *Server, path string, in pairs, files map[string][2]string, out any) (int, []byte) {
+func postPairs(t testing.TB, s *mockserver.Server, path string, in pairs, files map[string][2]string, out any) (int, []byte) {
 	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for _, p := range in {
-		if err := mw.WriteField(p[0], p[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for k, f := range files {
-		w, err := mw.CreateFormFile(k, f[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = w.Write([]byte(f[1]))
-	}
-	_ = mw.Close()
-	req, err := http.NewRequest("POST", s.URL()+path, &buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Accept", "application/json")
-	return do(t, s, req, out)
+	return testkit.PostPublicPairs(t, s, path, in, files, true, out)
 }
 
-// jobPairs is a valid submission of jobApplication with n employments.
+// jobPairs is a valid submission of testkit.JobApplication with n employments.
 func jobPairs(n int) pairs {
 	p := pairs{{"full_name", "Ann Smith"}, {"email_address", "ann@example.com"}, {"phone_numbers[]", "+45 11111111"}}
 	for i := range n {
@@ -64,9 +44,8 @@ func (p pairs) without(names ...string) pairs {
 
 func TestMultiEntrySubmissions(t *testing.T) {
 	t.Parallel()
-	s := newManual(t, WithMaxFileBytes(10))
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, jobApplication(3))
+	s, tok := newManual(t, mockserver.WithMaxFileBytes(10))
+	f := testkit.ActiveForm(t, s, tok, testkit.JobApplication(3))
 	tests := []struct {
 		name   string
 		in     pairs
@@ -94,12 +73,12 @@ func TestMultiEntrySubmissions(t *testing.T) {
 		{"file too large in an instance", jobPairs(1), map[string][2]string{"reference[0]": {"big", "0123456789AB"}}, []string{"reference[0]"}, nil, nil},
 	}
 	for _, tc := range tests {
-		subs, cases := len(s.core.Forms.Submissions(f.ExternalID)), s.caseFileCount()
+		subs, cases := len(testkit.Core(s).Forms.Submissions(f.ExternalID)), s.Stats().CaseFiles
 		var out struct {
 			SubmissionID int64 `json:"submissionId"`
-			apiErr
+			testkit.APIError
 		}
-		st, b := postPairs(t, s, publicPath(f), tc.in, tc.files, &out)
+		st, b := postPairs(t, s, testkit.PublicPath(f), tc.in, tc.files, &out)
 		if tc.fields != nil {
 			var got []string
 			for _, d := range out.Details {
@@ -108,7 +87,7 @@ func TestMultiEntrySubmissions(t *testing.T) {
 			if st != 422 || strings.Join(got, ",") != strings.Join(tc.fields, ",") {
 				t.Errorf("%s: %d %s, want 422 %v", tc.name, st, b, tc.fields)
 			}
-			if len(s.core.Forms.Submissions(f.ExternalID)) != subs || s.caseFileCount() != cases {
+			if len(testkit.Core(s).Forms.Submissions(f.ExternalID)) != subs || s.Stats().CaseFiles != cases {
 				t.Errorf("%s: something was stored", tc.name)
 			}
 			continue
@@ -117,8 +96,8 @@ func TestMultiEntrySubmissions(t *testing.T) {
 			t.Errorf("%s: %d %s", tc.name, st, b)
 			continue
 		}
-		var ans answersJSON
-		call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", f.ExternalID, out.SubmissionID), tok, nil, &ans)
+		var ans forms.AnswersJSON
+		testkit.Call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", f.ExternalID, out.SubmissionID), tok, nil, &ans)
 		var jobs []string
 		for _, in := range ans.Sections[1].Instances {
 			jobs = append(jobs, in.Answers[0].Value)
@@ -127,7 +106,8 @@ func TestMultiEntrySubmissions(t *testing.T) {
 			t.Errorf("%s: stored employers %v phones %v, want %v %v", tc.name, jobs, ans.Sections[0].Answers[2].Values, tc.jobs, tc.phones)
 		}
 		if tc.files != nil {
-			cf, _ := s.core.Signing.Access(s.core.Forms.Submissions(f.ExternalID)[subs].CaseFileID(), s.core.Auth.ByID(DefaultUserID))
+			core := testkit.Core(s)
+			cf, _ := core.Signing.Access(core.Forms.Submissions(f.ExternalID)[subs].CaseFileID(), core.Auth.ByID(mockserver.DefaultUserID))
 			if len(cf.Attachments) != len(tc.files) {
 				t.Errorf("%s: %d attachments, want %d", tc.name, len(cf.Attachments), len(tc.files))
 			}
@@ -141,17 +121,16 @@ func TestMultiEntrySubmissions(t *testing.T) {
 // feeding the case file title.
 func TestMultiEntryAnswersWire(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, jobApplication(3))
+	s, tok := newManual(t)
+	f := testkit.ActiveForm(t, s, tok, testkit.JobApplication(3))
 	var out struct {
 		SubmissionID int64 `json:"submissionId"`
 		CaseFileID   int64 `json:"casefileId"`
 	}
-	if st, b := postPairs(t, s, publicPath(f), jobPairs(2), nil, &out); st != 201 {
+	if st, b := postPairs(t, s, testkit.PublicPath(f), jobPairs(2), nil, &out); st != 201 {
 		t.Fatalf("submit: %d %s", st, b)
 	}
-	_, b := call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", f.ExternalID, out.SubmissionID), tok, nil, nil)
+	_, b := testkit.Call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", f.ExternalID, out.SubmissionID), tok, nil, nil)
 	want := fmt.Sprintf(`{"submissionId":1,"formId":"%[1]s","externalId":"%[1]s","version":1,`+
 		`"respondents":[{"name":"Ann Smith","email":"ann@example.com"}],"sections":[`+
 		`{"slug":"personal-information","title":"Personal Information","multipleEntries":false,"answers":[`+
@@ -165,7 +144,8 @@ func TestMultiEntryAnswersWire(t *testing.T) {
 	if strings.TrimSpace(string(b)) != want {
 		t.Errorf("answers:\n%s\nwant\n%s", b, want)
 	}
-	cf, err := s.core.Signing.Access(out.CaseFileID, s.core.Auth.ByID(DefaultUserID))
+	core := testkit.Core(s)
+	cf, err := core.Signing.Access(out.CaseFileID, core.Auth.ByID(mockserver.DefaultUserID))
 	if err != nil || cf.Title != "Job Application - Ann Smith" {
 		t.Errorf("case file: %v %+v", err, cf)
 	}
@@ -191,9 +171,8 @@ func prefillV2Body(secs map[string][]map[string]string) map[string]any {
 
 func TestPrefillV2(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, jobApplication(2))
+	s, tok := newManual(t)
+	f := testkit.ActiveForm(t, s, tok, testkit.JobApplication(2))
 	type secs = map[string][]map[string]string
 	tests := []struct {
 		name   string
@@ -215,13 +194,9 @@ func TestPrefillV2(t *testing.T) {
 		{"missing answers", map[string]any{}, 422, []string{"answers"}},
 	}
 	for _, tc := range tests {
-		n := s.prefillCount()
-		var out struct {
-			RequestURL string `json:"requestUrl"`
-			RequestID  string `json:"requestId"`
-			apiErr
-		}
-		st, b := call(t, s, "POST", "/collect/api/v2/forms/"+f.ExternalID+"/requests", tok, tc.body, &out)
+		n := s.Stats().PrefillRequests
+		var out prefillAnswer
+		st, b := testkit.Call(t, s, "POST", "/collect/api/v2/forms/"+f.ExternalID+"/requests", tok, tc.body, &out)
 		var got []string
 		for _, d := range out.Details {
 			got = append(got, d.Field)
@@ -229,18 +204,18 @@ func TestPrefillV2(t *testing.T) {
 		if st != tc.status || strings.Join(got, ",") != strings.Join(tc.fields, ",") {
 			t.Errorf("%s: %d %s, want %d %v", tc.name, st, b, tc.status, tc.fields)
 		}
-		if added := s.prefillCount() - n; added != map[bool]int{true: 1, false: 0}[st == 200] {
+		if added := s.Stats().PrefillRequests - n; added != map[bool]int{true: 1, false: 0}[st == 200] {
 			t.Errorf("%s: %d requests stored", tc.name, added)
 		}
 		if st == 200 && (out.RequestID == "" || !strings.HasSuffix(out.RequestURL, "/requests/"+out.RequestID)) {
 			t.Errorf("%s: link %s", tc.name, b)
 		}
 	}
-	draft := createForm(t, s, tok, jobApplication(2)).ExternalID
-	if st, _ := call(t, s, "POST", "/collect/api/v2/forms/"+draft+"/requests", tok, prefillV2Body(secs{}), nil); st != 409 {
+	draft := testkit.CreateForm(t, s, tok, testkit.JobApplication(2)).ExternalID
+	if st, _ := testkit.Call(t, s, "POST", "/collect/api/v2/forms/"+draft+"/requests", tok, prefillV2Body(secs{}), nil); st != 409 {
 		t.Errorf("v2 prefill of a DRAFT: %d, want 409", st)
 	}
-	if st, _ := call(t, s, "POST", "/collect/api/v2/forms/"+f.ExternalID+"/requests", "", prefillV2Body(secs{}), nil); st != 401 {
+	if st, _ := testkit.Call(t, s, "POST", "/collect/api/v2/forms/"+f.ExternalID+"/requests", "", prefillV2Body(secs{}), nil); st != 401 {
 		t.Errorf("v2 prefill without a token: %d, want 401", st)
 	}
 }
@@ -249,9 +224,8 @@ func TestPrefillV2(t *testing.T) {
 // values, locks per instance, and the server enforces the lock.
 func TestPrefillV2PageAndLocks(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, jobApplication(3))
+	s, tok := newManual(t)
+	f := testkit.ActiveForm(t, s, tok, testkit.JobApplication(3))
 	var link struct {
 		RequestURL string `json:"requestUrl"`
 	}
@@ -259,11 +233,11 @@ func TestPrefillV2PageAndLocks(t *testing.T) {
 		"personal-information": {{"full_name": "Jane", "phone_numbers": "!+45 12345678"}},
 		"previous-employment":  {{"employer": "First ApS"}, {"employer": "!Second A/S", "job_title": "Boss"}},
 	})
-	if st, b := call(t, s, "POST", "/collect/api/v2/forms/"+f.ExternalID+"/requests", tok, body, &link); st != 200 {
+	if st, b := testkit.Call(t, s, "POST", "/collect/api/v2/forms/"+f.ExternalID+"/requests", tok, body, &link); st != 200 {
 		t.Fatalf("prefill: %d %s", st, b)
 	}
 	path := strings.TrimPrefix(link.RequestURL, "http://signkit.mock")
-	_, page := do(t, s, newReq(t, s, "GET", path), nil)
+	_, page := testkit.Do(t, s, testkit.NewReq(t, s, "GET", path), nil)
 	for _, want := range []string{
 		`<input id="in-full_name" type="text" name="full_name" value="Jane" required>`,
 		`<input id="in-phone_numbers" type="text" name="phone_numbers[]" value="&#43;45 12345678" readonly aria-describedby="locked-phone_numbers">`,
@@ -294,7 +268,7 @@ func TestPrefillV2PageAndLocks(t *testing.T) {
 		{"locked instance value changed", pairs{{"employer[1]", "Third"}}, "employer[1]"},
 		{"locked multi-entry field changed", pairs{{"phone_numbers[]", "+45 99999999"}}, "phone_numbers"},
 	} {
-		var e apiErr
+		var e testkit.APIError
 		if st, b := postPairs(t, s, path, append(good, tc.extra...), nil, &e); st != 422 || len(e.Details) != 1 || e.Details[0].Field != tc.field {
 			t.Errorf("%s: %d %s", tc.name, st, b)
 		}
@@ -305,7 +279,7 @@ func TestPrefillV2PageAndLocks(t *testing.T) {
 	if st, b := postPairs(t, s, path, good, nil, &ok); st != 201 {
 		t.Fatalf("submit through the link: %d %s", st, b)
 	}
-	values, lists, counts := s.core.Forms.Submissions(f.ExternalID)[0].Stored()
+	values, lists, counts := testkit.Core(s).Forms.Submissions(f.ExternalID)[0].Stored()
 	if counts[1] != 2 || !reflect.DeepEqual(lists[3], []string{"First ApS", "Second A/S"}) ||
 		!reflect.DeepEqual(lists[2], []string{"+45 12345678"}) || values[0] != "Jane" {
 		t.Errorf("stored: counts %v lists %v values %v", counts, lists, values)
@@ -314,12 +288,11 @@ func TestPrefillV2PageAndLocks(t *testing.T) {
 
 func TestRequestAnswers(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := activeForm(t, s, tok, jobApplication(3))
+	s, tok := newManual(t)
+	f := testkit.ActiveForm(t, s, tok, testkit.JobApplication(3))
 	newLink := func(version string, body any) (string, string) {
 		var link struct{ RequestURL, RequestID string }
-		if st, b := call(t, s, "POST", "/collect/api/"+version+"/forms/"+f.ExternalID+"/requests", tok, body, &link); st != 200 {
+		if st, b := testkit.Call(t, s, "POST", "/collect/api/"+version+"/forms/"+f.ExternalID+"/requests", tok, body, &link); st != 200 {
 			t.Fatalf("prefill %s: %d %s", version, st, b)
 		}
 		return strings.TrimPrefix(link.RequestURL, "http://signkit.mock"), link.RequestID
@@ -327,7 +300,7 @@ func TestRequestAnswers(t *testing.T) {
 	pathV1, idV1 := newLink("v1", map[string]any{"answers": map[string]any{"full_name": map[string]any{"value": "V1", "editable": false}}})
 	pathV2, idV2 := newLink("v2", prefillV2Body(map[string][]map[string]string{"previous-employment": {{"employer": "!E0"}, {"employer": "!E1"}}}))
 	answersOf := func(reqID string) (int, []byte) {
-		return call(t, s, "GET", "/collect/api/v1/forms/"+f.ExternalID+"/requests/"+reqID+"/answers", tok, nil, nil)
+		return testkit.Call(t, s, "GET", "/collect/api/v1/forms/"+f.ExternalID+"/requests/"+reqID+"/answers", tok, nil, nil)
 	}
 	for _, id := range []string{idV1, idV2, "nope"} {
 		if st, b := answersOf(id); st != 404 {
@@ -335,7 +308,7 @@ func TestRequestAnswers(t *testing.T) {
 		}
 	}
 	// A submission without the link does not count for it.
-	if st, b := postPairs(t, s, publicPath(f), jobPairs(1), nil, nil); st != 201 {
+	if st, b := postPairs(t, s, testkit.PublicPath(f), jobPairs(1), nil, nil); st != 201 {
 		t.Fatalf("plain submission: %d %s", st, b)
 	}
 	var subs []int64
@@ -349,10 +322,10 @@ func TestRequestAnswers(t *testing.T) {
 		}
 		subs = append(subs, out.SubmissionID)
 	}
-	call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/archive", tok, nil, nil) // ARCHIVED still answers
+	testkit.Call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/archive", tok, nil, nil) // ARCHIVED still answers
 	for i, id := range []string{idV1, idV2} {
 		st, b := answersOf(id)
-		_, want := call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", f.ExternalID, subs[i]), tok, nil, nil)
+		_, want := testkit.Call(t, s, "GET", fmt.Sprintf("/collect/api/v1/forms/%s/submissions/%d/answers", f.ExternalID, subs[i]), tok, nil, nil)
 		if st != 200 || string(b) != string(want) {
 			t.Errorf("request %d answers: %d %s\nwant %s", i, st, b, want)
 		}
@@ -360,13 +333,13 @@ func TestRequestAnswers(t *testing.T) {
 	if _, b := answersOf(idV2); !strings.Contains(string(b), `"value":"E1"`) {
 		t.Errorf("v2 request answers lack the second locked instance: %s", b)
 	}
-	other := login(t, s, mustAddUser(t, s, UserSpec{Name: "Other", NewCustomer: true}))
-	if st, _ := call(t, s, "GET", "/collect/api/v1/forms/"+f.ExternalID+"/requests/"+idV1+"/answers", other, nil, nil); st != 404 {
+	other := login(t, s, mustAddUser(t, s, mockserver.UserSpec{Name: "Other", NewCustomer: true}))
+	if st, _ := testkit.Call(t, s, "GET", "/collect/api/v1/forms/"+f.ExternalID+"/requests/"+idV1+"/answers", other, nil, nil); st != 404 {
 		t.Errorf("another customer read request answers: %d", st)
 	}
 }
 
-func mustAddUser(t *testing.T, s *Server, spec UserSpec) UserCredentials {
+func mustAddUser(t *testing.T, s *mockserver.Server, spec mockserver.UserSpec) mockserver.UserCredentials {
 	t.Helper()
 	c, err := s.AddUser(spec)
 	if err != nil {
@@ -377,21 +350,20 @@ func mustAddUser(t *testing.T, s *Server, spec UserSpec) UserCredentials {
 
 func TestPublicPageLanguage(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
+	s, tok := newManual(t)
 	tests := []struct{ lang, htmlLang, submit string }{
 		{"EN", "en", "Submit"}, {"da", "da", "Indsend"}, {"De", "de", "Absenden"}, {"NO", "no", "Send inn"},
 		{"xx", "en", "Submit"}, {"", "en", "Submit"},
 	}
 	for _, tc := range tests {
-		def := jobApplication(2)
+		def := testkit.JobApplication(2)
 		def["language"] = tc.lang
-		f := activeForm(t, s, tok, def)
-		_, page := do(t, s, newReq(t, s, "GET", publicPath(f)), nil)
+		f := testkit.ActiveForm(t, s, tok, def)
+		_, page := testkit.Do(t, s, testkit.NewReq(t, s, "GET", testkit.PublicPath(f)), nil)
 		if !strings.Contains(string(page), `<html lang="`+tc.htmlLang+`">`) || !strings.Contains(string(page), `id="submit">`+tc.submit+`<`) {
 			t.Errorf("language %q: page not in %s", tc.lang, tc.htmlLang)
 		}
-		if got := getForm(t, s, tok, f.ExternalID); !strings.Contains(got, `"language":"`+tc.lang+`"`) {
+		if got := testkit.GetForm(t, s, tok, f.ExternalID); !strings.Contains(got, `"language":"`+tc.lang+`"`) {
 			t.Errorf("language %q not given back as sent", tc.lang)
 		}
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package forms_test
 
 import (
 	"encoding/json"
@@ -6,17 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/forms"
 	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
-// jobApplication is the vendor's multi-entry example (testkit.JobApplication).
-var jobApplication = testkit.JobApplication
-
 // rawForm answers the decoded JSON answer of a call.
-func rawForm(t *testing.T, s *Server, method, path, tok string, body any, want int) map[string]any {
+func rawForm(t *testing.T, s *mockserver.Server, method, path, tok string, body any, want int) map[string]any {
 	t.Helper()
 	var m map[string]any
-	if st, b := call(t, s, method, path, tok, body, &m); st != want {
+	if st, b := testkit.Call(t, s, method, path, tok, body, &m); st != want {
 		t.Fatalf("%s %s: %d %s, want %d", method, path, st, b, want)
 	}
 	return m
@@ -26,9 +25,8 @@ func rawForm(t *testing.T, s *Server, method, path, tok string, body any, want i
 // create and by GET, and GET → PUT → GET loses nothing.
 func TestFormPropertiesRoundTrip(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	def := jobApplication(5)
+	s, tok := newManual(t)
+	def := testkit.JobApplication(5)
 	secs := def["sections"].([]any)
 	f0 := secs[0].(map[string]any)["fields"].([]any)
 	f0[1].(map[string]any)["condition"] = nil
@@ -48,7 +46,7 @@ func TestFormPropertiesRoundTrip(t *testing.T) {
 	}
 	got := rawForm(t, s, "GET", "/collect/api/v1/forms/"+id, tok, nil, 200)
 	// What was sent comes back, but for the filled-in slug and the alias.
-	want := mutateMap(def, func(m map[string]any) {
+	want := testkit.Edited(def, func(m map[string]any) {
 		m["sections"].([]any)[2].(map[string]any)["slug"] = "summary"
 		alias := m["sections"].([]any)[0].(map[string]any)["fields"].([]any)[5].(map[string]any)
 		alias["countryCodes"] = alias["countryOptions"]
@@ -69,15 +67,6 @@ func TestFormPropertiesRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(again["sections"], got["sections"]) || !reflect.DeepEqual(upd["sections"], got["sections"]) {
 		t.Errorf("round trip changed the sections:\n%v\n%v", got["sections"], again["sections"])
 	}
-}
-
-// mutateMap deep-copies m through JSON and applies edit.
-func mutateMap(m map[string]any, edit func(map[string]any)) map[string]any {
-	b, _ := json.Marshal(m)
-	var out map[string]any
-	_ = json.Unmarshal(b, &out)
-	edit(out)
-	return out
 }
 
 // assertSubset checks that every key of want (recursively) is in got with
@@ -115,8 +104,7 @@ func assertSubset(t *testing.T, path string, want, got any) {
 
 func TestFormSlugsFromTitles(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
+	s, tok := newManual(t)
 	tests := []struct {
 		name   string
 		titles []any // a string title, or a map with slug and title
@@ -142,7 +130,7 @@ func TestFormSlugsFromTitles(t *testing.T) {
 		var out struct {
 			Sections []struct{ Slug string } `json:"sections"`
 		}
-		st, b := call(t, s, "POST", "/collect/api/v1/forms", tok, map[string]any{"name": "n", "sections": secs}, &out)
+		st, b := testkit.Call(t, s, "POST", "/collect/api/v1/forms", tok, map[string]any{"name": "n", "sections": secs}, &out)
 		var got []string
 		for _, sec := range out.Sections {
 			got = append(got, sec.Slug)
@@ -155,11 +143,10 @@ func TestFormSlugsFromTitles(t *testing.T) {
 
 func TestFormPublishInTheSameCall(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	draft := createForm(t, s, tok, sampleForm()).ExternalID
-	active := activeForm(t, s, tok, sampleForm()).ExternalID
-	renamed := mutate(func(m map[string]any) { m["name"] = "Renamed" })
+	s, tok := newManual(t)
+	draft := testkit.CreateForm(t, s, tok, testkit.SampleForm()).ExternalID
+	active := testkit.ActiveForm(t, s, tok, testkit.SampleForm()).ExternalID
+	renamed := testkit.EditedForm(func(m map[string]any) { m["name"] = "Renamed" })
 	tests := []struct {
 		name, method, path string
 		status, version    int
@@ -170,64 +157,62 @@ func TestFormPublishInTheSameCall(t *testing.T) {
 		{"update an active form", "PUT", "/collect/api/v1/forms/" + active + "?publish=true", 200, 2, "Renamed"},
 	}
 	for _, tc := range tests {
-		body := sampleForm()
+		body := testkit.SampleForm()
 		if tc.method == "PUT" {
 			body = renamed
 		}
-		var f formView
-		st, b := call(t, s, tc.method, tc.path, tok, body, &f)
+		var f testkit.FormView
+		st, b := testkit.Call(t, s, tc.method, tc.path, tok, body, &f)
 		if st != tc.status || f.Status != "ACTIVE" || f.Version != tc.version || f.Name != tc.wantName ||
 			f.DraftVersion != 0 || !strings.HasSuffix(f.PublicURL, "/public/forms/"+f.ExternalID) {
 			t.Errorf("%s: %d %s", tc.name, st, b)
 			continue
 		}
-		if st, _ := do(t, s, newReq(t, s, "GET", publicPath(f)), nil); st != 200 {
+		if st, _ := testkit.Do(t, s, testkit.NewReq(t, s, "GET", testkit.PublicPath(f)), nil); st != 200 {
 			t.Errorf("%s: public page %d", tc.name, st)
 		}
 	}
-	n := s.formCount()
+	n := s.Stats().Forms
 	for _, p := range []string{"/collect/api/v1/forms?publish=maybe", "/collect/api/v1/forms?publish="} {
-		st, b := call(t, s, "POST", p, tok, sampleForm(), nil)
+		st, b := testkit.Call(t, s, "POST", p, tok, testkit.SampleForm(), nil)
 		if (p[len(p)-1] == '=') != (st == 201) || (st != 201 && st != 422) {
 			t.Errorf("%s: %d %s", p, st, b)
 		}
 	}
-	if s.formCount() != n+1 {
-		t.Errorf("a refused ?publish stored a form: %d forms, want %d", s.formCount(), n+1)
+	if s.Stats().Forms != n+1 {
+		t.Errorf("a refused ?publish stored a form: %d forms, want %d", s.Stats().Forms, n+1)
 	}
-	before := getForm(t, s, tok, draft)
-	if st, _ := call(t, s, "PUT", "/collect/api/v1/forms/"+draft+"?publish=yes!", tok, sampleForm(), nil); st != 422 || getForm(t, s, tok, draft) != before {
+	before := testkit.GetForm(t, s, tok, draft)
+	if st, _ := testkit.Call(t, s, "PUT", "/collect/api/v1/forms/"+draft+"?publish=yes!", tok, testkit.SampleForm(), nil); st != 422 || testkit.GetForm(t, s, tok, draft) != before {
 		t.Errorf("bad ?publish on update: %d, or the form changed", st)
 	}
 }
 
 func TestFormArchiveFromDraft(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
-	f := createForm(t, s, tok, sampleForm())
-	var got formView
-	if st, b := call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/archive", tok, nil, &got); st != 200 ||
+	s, tok := newManual(t)
+	f := testkit.CreateForm(t, s, tok, testkit.SampleForm())
+	var got testkit.FormView
+	if st, b := testkit.Call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+"/archive", tok, nil, &got); st != 200 ||
 		got.Status != "ARCHIVED" || got.PublicURL != "" || got.Name != "Membership" || len(got.Sections) != 3 {
 		t.Fatalf("archive a draft: %d %s", st, b)
 	}
-	if !strings.Contains(getForm(t, s, tok, f.ExternalID), `"status":"ARCHIVED"`) {
+	if !strings.Contains(testkit.GetForm(t, s, tok, f.ExternalID), `"status":"ARCHIVED"`) {
 		t.Error("GET does not show the archived draft")
 	}
 	for _, op := range []string{"/publish", "/archive"} {
-		if st, _ := call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+op, tok, nil, nil); st != 409 {
+		if st, _ := testkit.Call(t, s, "POST", "/collect/api/v1/forms/"+f.ExternalID+op, tok, nil, nil); st != 409 {
 			t.Errorf("%s of an archived draft: %d, want 409", op, st)
 		}
 	}
-	if st, _ := do(t, s, newReq(t, s, "GET", "/public/forms/"+f.ExternalID), nil); st != 404 {
+	if st, _ := testkit.Do(t, s, testkit.NewReq(t, s, "GET", "/public/forms/"+f.ExternalID), nil); st != 404 {
 		t.Errorf("public page of an archived draft: %d", st)
 	}
 }
 
 func TestFormMultiEntryAndMergeValidation(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
+	s, tok := newManual(t)
 	field := func(m map[string]any, si, fi int) map[string]any {
 		return m["sections"].([]any)[si].(map[string]any)["fields"].([]any)[fi].(map[string]any)
 	}
@@ -242,7 +227,7 @@ func TestFormMultiEntryAndMergeValidation(t *testing.T) {
 	}{
 		{"valid", func(map[string]any) {}, nil},
 		{"section max 0", func(m map[string]any) { section(m, 1)["multipleEntries"] = map[string]any{"max": 0} }, []string{"sections[1].multipleEntries.max"}},
-		{"section max over the bound", func(m map[string]any) { section(m, 1)["multipleEntries"] = map[string]any{"max": maxEntries + 1} }, []string{"sections[1].multipleEntries.max"}},
+		{"section max over the bound", func(m map[string]any) { section(m, 1)["multipleEntries"] = map[string]any{"max": forms.MaxEntries + 1} }, []string{"sections[1].multipleEntries.max"}},
 		{"field max 0", func(m map[string]any) { field(m, 0, 2)["multipleEntries"] = map[string]any{"max": 0} }, []string{"sections[0].fields[2].multipleEntries.max"}},
 		{"multi-entry FILE field", func(m map[string]any) { field(m, 1, 2)["multipleEntries"] = map[string]any{"max": 2} }, []string{"sections[1].fields[2].multipleEntries"}},
 		{"multi-entry field in a multi-entry section", func(m map[string]any) { field(m, 1, 0)["multipleEntries"] = map[string]any{"max": 2} }, []string{"sections[1].fields[0].multipleEntries"}},
@@ -259,9 +244,9 @@ func TestFormMultiEntryAndMergeValidation(t *testing.T) {
 		{"bracket in a name", func(m map[string]any) { field(m, 1, 1)["name"] = "job[0]" }, []string{"sections[1].fields[1].name"}},
 	}
 	for _, tc := range tests {
-		n := s.formCount()
-		var e apiErr
-		st, b := call(t, s, "POST", "/collect/api/v1/forms", tok, mutateMap(jobApplication(5), tc.edit), &e)
+		n := s.Stats().Forms
+		var e testkit.APIError
+		st, b := testkit.Call(t, s, "POST", "/collect/api/v1/forms", tok, testkit.Edited(testkit.JobApplication(5), tc.edit), &e)
 		var got []string
 		for _, d := range e.Details {
 			got = append(got, d.Field)
@@ -270,7 +255,7 @@ func TestFormMultiEntryAndMergeValidation(t *testing.T) {
 		if st != wantStatus || strings.Join(got, ",") != strings.Join(tc.fields, ",") {
 			t.Errorf("%s: %d %s, want %d %v", tc.name, st, b, wantStatus, tc.fields)
 		}
-		if added := s.formCount() - n; added != map[bool]int{true: 1, false: 0}[st == 201] {
+		if added := s.Stats().Forms - n; added != map[bool]int{true: 1, false: 0}[st == 201] {
 			t.Errorf("%s: %d forms stored", tc.name, added)
 		}
 	}
