@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // The dashboard offers change email and resend exactly where the signing
@@ -64,7 +66,7 @@ func TestDashboardSigningRequestActions(t *testing.T) {
 			t.Errorf("%s: change email %d %q, want done %v", st.name, code, loc, st.email)
 		}
 		var now string
-		s.core.Signing.Inspect(id, func(cf *caseFile) { now = cf.Signers[st.signer].Email })
+		testkit.Inspect(s, id, func(cf *caseFile) { now = cf.Signers[st.signer].Email })
 		if (now == addr) != st.email {
 			t.Errorf("%s: the signer's email is %q", st.name, now)
 		}
@@ -120,7 +122,7 @@ func TestDashboardSigningRequestActionsNeedTheOrigin(t *testing.T) {
 	if n := len(s.EmailsTo("ann@example.com")); n != 1 {
 		t.Errorf("%d emails to Ann, want the first request only", n)
 	}
-	if _, d := sndGet(t, s, fmt.Sprintf("/api/v1/casefiles/%d", id), tok, ""); !bytes.Contains(d, []byte("ann@example.com")) ||
+	if _, d := testkit.GetAccept(t, s, fmt.Sprintf("/api/v1/casefiles/%d", id), tok, ""); !bytes.Contains(d, []byte("ann@example.com")) ||
 		bytes.Contains(d, []byte("evil.example")) {
 		t.Errorf("the signer's email changed without the page's Origin: %s", d)
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package signing_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	signkit "github.com/signkit/signkit-go"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // signerRequest is the part of a signer's JSON the reason tests read.
@@ -26,7 +27,7 @@ type signerRequest struct {
 // one shows no rejectReason member.
 func TestReasonSigningPageJSON(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
+	s, tok, file := newMock(t)
 	post := func(link, form string) (int, []byte) {
 		t.Helper()
 		req, err := http.NewRequest("POST", link, strings.NewReader(form))
@@ -35,13 +36,13 @@ func TestReasonSigningPageJSON(t *testing.T) {
 		}
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("Accept", "application/json")
-		return do(t, s, req, nil)
+		return testkit.Do(t, s, req, nil)
 	}
-	id, links := sndRun(t, s, tok, sndCase("Ann:ann@example.com", "Bob:bob@example.com"), file)
+	id, links := testkit.RunCase(t, s, tok, testkit.CaseDef("Ann:ann@example.com", "Bob:bob@example.com"), file)
 	if st, b := post(links[0].SigningLink, "action=sign&reason=because"); st != http.StatusUnprocessableEntity {
 		t.Fatalf("sign with a reason: %d %s, want 422", st, b)
 	}
-	if got := sndEvents(t, s, id); slices.Contains(got, "signer.signed:Ann") {
+	if got := testkit.EventTrail(t, s, id); slices.Contains(got, "signer.signed:Ann") {
 		t.Fatalf("a refused sign signed: %q", got)
 	}
 	var cf struct{ Signers []signerRequest }
@@ -49,7 +50,7 @@ func TestReasonSigningPageJSON(t *testing.T) {
 	if st != http.StatusOK {
 		t.Fatalf("reject: %d %s", st, b)
 	}
-	call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &cf)
+	testkit.Call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &cf)
 	if r := cf.Signers[0].SigningRequest.RejectReason; r == nil || *r != "Wrong rent." {
 		t.Errorf("rejectReason %v, want the reason trimmed", r)
 	}
@@ -62,16 +63,16 @@ func TestReasonSigningPageJSON(t *testing.T) {
 // that may name people.
 func TestReasonAnonymizeBlanksRejectReason(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
-	id, _ := sndRun(t, s, tok, sndCase("Ann:ann@example.com"), file)
-	ann := signerIDs(t, s, id)[0]
+	s, tok, file := newMock(t)
+	id, _ := testkit.RunCase(t, s, tok, testkit.CaseDef("Ann:ann@example.com"), file)
+	ann := testkit.SignerIDs(s, id)[0]
 	if err := s.RejectSigner(id, ann, "Ann Andersen disagrees."); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.AnonymizeCaseFile(id); err != nil {
 		t.Fatal(err)
 	}
-	_, b := call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, nil)
+	_, b := testkit.Call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, nil)
 	if strings.Contains(string(b), "Andersen") || strings.Contains(string(b), "rejectReason") {
 		t.Errorf("the anonymized case file still shows the reason: %s", b)
 	}
@@ -83,14 +84,14 @@ func TestReasonAnonymizeBlanksRejectReason(t *testing.T) {
 // is a conflict and keeps its reasons.
 func TestReasonFailCaseFile(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
-	later := sndCase("Ann:ann@example.com")
+	s, tok, file := newMock(t)
+	later := testkit.CaseDef("Ann:ann@example.com")
 	later["title"] = "Later"
 	later["sendAt"] = s.Now().Add(time.Hour).UTC().Format(time.RFC3339)
-	waiting, _ := sndRun(t, s, tok, later, file)
-	expiring := sndCase("Bob:bob@example.com")
+	waiting, _ := testkit.RunCase(t, s, tok, later, file)
+	expiring := testkit.CaseDef("Bob:bob@example.com")
 	expiring["expireAt"] = s.Now().Add(2 * time.Hour).UTC().Format(time.RFC3339)
-	pending, _ := sndRun(t, s, tok, expiring, file)
+	pending, _ := testkit.RunCase(t, s, tok, expiring, file)
 
 	if err := s.FailCaseFile(waiting, ""); err != nil {
 		t.Fatal(err)
@@ -99,20 +100,20 @@ func TestReasonFailCaseFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Advance(3 * time.Hour)
-	tok = login(t, s, s.DefaultCredentials()) // the first one has expired
+	tok = adminToken(t, s) // the first one has expired
 	for id, want := range map[int64][]string{waiting: {defaultFailureText}, pending: {"Storage is full."}} {
-		if st := caseStatus(s, id); st != cfFailed {
+		if st := testkit.CaseStatus(s, id); st != testkit.CaseFailed {
 			t.Errorf("case file %d is %d after the planned work fell due, want failed", id, st)
 		}
 		var reasons []string
-		if st, b := call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d/errors", id), tok, nil, &reasons); st != 200 {
+		if st, b := testkit.Call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d/errors", id), tok, nil, &reasons); st != 200 {
 			t.Fatalf("errors: %d %s", st, b)
 		}
 		if !slices.Equal(reasons, want) {
 			t.Errorf("errors of %d: %q, want %q", id, reasons, want)
 		}
 		var failed int
-		for _, e := range sndEvents(t, s, id) {
+		for _, e := range testkit.EventTrail(t, s, id) {
 			if e == "casefile.failed" {
 				failed++
 			}
@@ -132,25 +133,13 @@ func TestReasonFailCaseFile(t *testing.T) {
 	if err := s.FailCaseFile(pending, strings.Repeat("é", 4001)); !errors.Is(err, signkit.ErrValidation) {
 		t.Errorf("a reason of 4001 characters: %v, want a validation error", err)
 	}
-	if st, _ := call(t, s, "POST", fmt.Sprintf("/mock/casefiles/%d/fail", pending), "", map[string]string{"reason": "x"}, nil); st != http.StatusConflict {
+	if st, _ := testkit.Call(t, s, "POST", fmt.Sprintf("/mock/casefiles/%d/fail", pending), "", map[string]string{"reason": "x"}, nil); st != http.StatusConflict {
 		t.Errorf("control fail of a failed case file: %d, want 409", st)
 	}
-	if st, _ := call(t, s, "POST", "/mock/casefiles/999/fail", "", nil, nil); st != http.StatusNotFound {
+	if st, _ := testkit.Call(t, s, "POST", "/mock/casefiles/999/fail", "", nil, nil); st != http.StatusNotFound {
 		t.Errorf("control fail of an unknown case file: %d, want 404", st)
 	}
 }
 
 // defaultFailureText is the reason of a case file failed without one.
 const defaultFailureText = "The case file was failed through the mock's control API."
-
-// signerIDs answers the ids of a case file's signers, in order.
-func signerIDs(t *testing.T, s *Server, id int64) []int64 {
-	t.Helper()
-	var ids []int64
-	s.core.Signing.Inspect(id, func(cf *caseFile) {
-		for _, sg := range cf.Signers {
-			ids = append(ids, sg.ID)
-		}
-	})
-	return ids
-}

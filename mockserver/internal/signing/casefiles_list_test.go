@@ -1,4 +1,4 @@
-package mockserver
+package signing_test
 
 import (
 	"encoding/json"
@@ -11,13 +11,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/signing"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
-// cfList lists case files with a token; paginate sends x-paginate: true.
+// listCaseFiles lists case files with a token; paginate sends x-paginate: true.
 // It answers the status, the ids in order and the Link header.
-func cfList(t *testing.T, s *Server, tok, query string, paginate bool) (int, []int64, string) {
+func listCaseFiles(t *testing.T, s *mockserver.Server, tok, query string, paginate bool) (int, []int64, string) {
 	t.Helper()
-	req := newReq(t, s, "GET", "/api/v1/casefiles"+query)
+	req := testkit.NewReq(t, s, "GET", "/api/v1/casefiles"+query)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	if paginate {
 		req.Header.Set("x-paginate", "true")
@@ -34,7 +38,7 @@ func cfList(t *testing.T, s *Server, tok, query string, paginate bool) (int, []i
 	if resp.StatusCode != 200 {
 		return resp.StatusCode, nil, string(b)
 	}
-	var items []caseFileJSON
+	var items []signing.CaseFileJSON
 	if err := json.Unmarshal(b, &items); err != nil {
 		t.Fatalf("list %s: not a bare array: %s", query, b)
 	}
@@ -45,40 +49,20 @@ func cfList(t *testing.T, s *Server, tok, query string, paginate bool) (int, []i
 	return resp.StatusCode, ids, resp.Header.Get("Link")
 }
 
-// cfUser adds a user and answers a token of theirs.
-func cfUser(t *testing.T, s *Server, spec UserSpec) string {
-	t.Helper()
-	c, err := s.AddUser(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return login(t, s, c)
-}
-
-// cfTitled is a one-signer case file with a title and extra fields.
-func cfTitled(title string, extra map[string]any) map[string]any {
-	cf := sndCase("Ann:ann@example.com")
-	cf["title"] = title
-	for k, v := range extra {
-		cf[k] = v
-	}
-	return cf
-}
-
 func TestListCaseFiles(t *testing.T) {
 	t.Parallel()
-	s, owner, file := sndServer(t)
-	colleague := cfUser(t, s, UserSpec{Name: "Colleague"})
-	super := cfUser(t, s, UserSpec{Name: "Super", SuperUser: true})
-	stranger := cfUser(t, s, UserSpec{Name: "Stranger", NewCustomer: true})
-	alpha, _ := sndRun(t, s, owner, cfTitled("Alpha lease", map[string]any{"reference": "R-1"}), file)
+	s, owner, file := newMock(t)
+	colleague := userToken(t, s, mockserver.UserSpec{Name: "Colleague"})
+	super := userToken(t, s, mockserver.UserSpec{Name: "Super", SuperUser: true})
+	stranger := userToken(t, s, mockserver.UserSpec{Name: "Stranger", NewCustomer: true})
+	alpha, _ := testkit.RunCase(t, s, owner, testkit.TitledCase("Alpha lease", map[string]any{"reference": "R-1"}), file)
 	s.Advance(time.Minute) // tokens live 10 minutes of mock time
-	beta, _ := sndRun(t, s, owner, cfTitled("Beta contract", map[string]any{"reference": "R-2", "metaData": "VIP customer"}), file)
+	beta, _ := testkit.RunCase(t, s, owner, testkit.TitledCase("Beta contract", map[string]any{"reference": "R-2", "metaData": "VIP customer"}), file)
 	s.Advance(time.Minute)
-	gamma, _ := sndRun(t, s, colleague, cfTitled("Gamma lease", nil), file)
-	delta, _ := sndRun(t, s, colleague, cfTitled("Delta", nil), file)
-	other, _ := sndRun(t, s, stranger, cfTitled("Alpha elsewhere", nil), file)
-	if err := s.SignerAction(alpha, sndSignerID(t, s, alpha, "Ann"), ActionSign); err != nil {
+	gamma, _ := testkit.RunCase(t, s, colleague, testkit.TitledCase("Gamma lease", nil), file)
+	delta, _ := testkit.RunCase(t, s, colleague, testkit.TitledCase("Delta", nil), file)
+	other, _ := testkit.RunCase(t, s, stranger, testkit.TitledCase("Alpha elsewhere", nil), file)
+	if err := s.SignerAction(alpha, testkit.SignerID(t, s, alpha, "Ann"), mockserver.ActionSign); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.ShareCaseFile(delta, true); err != nil {
@@ -86,7 +70,7 @@ func TestListCaseFiles(t *testing.T) {
 	}
 	created := func(id int64) int64 {
 		var unix int64
-		s.core.Signing.Inspect(id, func(cf *caseFile) { unix = cf.Created.Unix() })
+		testkit.Inspect(s, id, func(cf *testkit.CaseFile) { unix = cf.Created.Unix() })
 		return unix
 	}
 	tests := []struct {
@@ -114,28 +98,28 @@ func TestListCaseFiles(t *testing.T) {
 		{"stranger", stranger, "", []int64{other}},
 	}
 	for _, tc := range tests {
-		st, ids, _ := cfList(t, s, tc.tok, tc.query, false)
+		st, ids, _ := listCaseFiles(t, s, tc.tok, tc.query, false)
 		if st != 200 || !slices.Equal(ids, tc.want) {
 			t.Errorf("%s GET /api/v1/casefiles%s: %d %v, want %v", tc.who, tc.query, st, ids, tc.want)
 		}
 	}
 	for _, bad := range []string{"?status=9", "?status=x", "?ids=0", "?createdAfter=soon", "?sort=color", "?sort=title&order=up",
 		"?limit=-1", "?offset=x"} {
-		if st, _, body := cfList(t, s, owner, bad, false); st != http.StatusUnprocessableEntity {
+		if st, _, body := listCaseFiles(t, s, owner, bad, false); st != http.StatusUnprocessableEntity {
 			t.Errorf("GET /api/v1/casefiles%s: %d %s, want 422", bad, st, body)
 		}
 	}
-	if st, _, _ := cfList(t, s, "", "", false); st != http.StatusUnauthorized {
+	if st, _, _ := listCaseFiles(t, s, "", "", false); st != http.StatusUnauthorized {
 		t.Errorf("without a token: %d, want 401", st)
 	}
 }
 
 func TestListCaseFilesPages(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
+	s, tok, file := newMock(t)
 	var all []int64
 	for i := range 7 {
-		id, _ := sndRun(t, s, tok, cfTitled(fmt.Sprintf("Case %d", i), nil), file)
+		id, _ := testkit.RunCase(t, s, tok, testkit.TitledCase(fmt.Sprintf("Case %d", i), nil), file)
 		all = append([]int64{id}, all...) // newest first
 	}
 	linkRE := regexp.MustCompile(`^<(http://signkit\.mock/api/v1/casefiles\?[^>]+)>; rel="next"$`)
@@ -152,7 +136,7 @@ func TestListCaseFilesPages(t *testing.T) {
 		var sizes []int
 		query := tc.first
 		for range 10 {
-			st, ids, link := cfList(t, s, tok, query, true)
+			st, ids, link := listCaseFiles(t, s, tok, query, true)
 			if st != 200 {
 				t.Fatalf("%s: %d %s", query, st, link)
 			}
@@ -177,14 +161,14 @@ func TestListCaseFilesPages(t *testing.T) {
 			t.Errorf("pages from %q: %v in pages of %v, want %v in pages of %v", tc.first, got, sizes, all, tc.pages)
 		}
 	}
-	if st, ids, link := cfList(t, s, tok, "?page=9&perPage=3", true); st != 200 || len(ids) != 0 || link != "" {
+	if st, ids, link := listCaseFiles(t, s, tok, "?page=9&perPage=3", true); st != 200 || len(ids) != 0 || link != "" {
 		t.Errorf("past the end: %d %v %q, want an empty page without Link", st, ids, link)
 	}
-	if st, ids, link := cfList(t, s, tok, "?perPage=2", false); st != 200 || len(ids) != 7 || link != "" {
+	if st, ids, link := listCaseFiles(t, s, tok, "?perPage=2", false); st != 200 || len(ids) != 7 || link != "" {
 		t.Errorf("without x-paginate: %d %d items, Link %q; want every case file and no Link", st, len(ids), link)
 	}
 	for _, bad := range []string{"?page=0", "?perPage=0", "?per_page=1001", "?page=x"} {
-		if st, _, body := cfList(t, s, tok, bad, true); st != http.StatusUnprocessableEntity || !strings.Contains(body, "details") {
+		if st, _, body := listCaseFiles(t, s, tok, bad, true); st != http.StatusUnprocessableEntity || !strings.Contains(body, "details") {
 			t.Errorf("%s: %d %s, want 422", bad, st, body)
 		}
 	}
@@ -198,34 +182,34 @@ func TestListCaseFilesPages(t *testing.T) {
 // (never completed, never activated, no expiry) matches no bound on it.
 func TestListCaseFilesWindowsAndFolders(t *testing.T) {
 	t.Parallel()
-	s, _, file := sndServer(t)
-	tok := func() string { return login(t, s, s.DefaultCredentials()) } // tokens live 10 minutes of mock time
+	s, _, file := newMock(t)
+	tok := func() string { return adminToken(t, s) } // tokens live 10 minutes of mock time
 	sign := func(id int64) {
 		t.Helper()
-		if err := s.SignerAction(id, sndSignerID(t, s, id, "Ann"), ActionSign); err != nil {
+		if err := s.SignerAction(id, testkit.SignerID(t, s, id, "Ann"), mockserver.ActionSign); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A: folder 10, expires in 30 days, completed a minute after sending.
-	a, _ := sndRun(t, s, tok(), cfTitled("A", map[string]any{"folderId": 10, "expireAt": epoch.Add(30 * 24 * time.Hour).Unix()}), file)
+	a, _ := testkit.RunCase(t, s, tok(), testkit.TitledCase("A", map[string]any{"folderId": 10, "expireAt": testkit.Epoch.Add(30 * 24 * time.Hour).Unix()}), file)
 	s.Advance(time.Minute)
 	sign(a)
 	s.Advance(time.Minute)
 	// B: folder 20, expires in 60 days, completed a minute after sending.
-	b, _ := sndRun(t, s, tok(), cfTitled("B", map[string]any{"folderId": 20, "expireAt": epoch.Add(60 * 24 * time.Hour).Unix()}), file)
+	b, _ := testkit.RunCase(t, s, tok(), testkit.TitledCase("B", map[string]any{"folderId": 20, "expireAt": testkit.Epoch.Add(60 * 24 * time.Hour).Unix()}), file)
 	s.Advance(time.Minute)
 	sign(b)
 	s.Advance(time.Minute)
 	// C: folder 10, pending: activated, never completed, no expiry.
-	c, _ := sndRun(t, s, tok(), cfTitled("C", map[string]any{"folderId": 10}), file)
+	c, _ := testkit.RunCase(t, s, tok(), testkit.TitledCase("C", map[string]any{"folderId": 10}), file)
 	s.Advance(time.Minute)
 	// D: no folder, new until its sendAt: never activated.
-	d, _ := sndRun(t, s, tok(), cfTitled("D", map[string]any{"sendAt": s.Now().Add(time.Hour).Unix()}), file)
+	d, _ := testkit.RunCase(t, s, tok(), testkit.TitledCase("D", map[string]any{"sendAt": s.Now().Add(time.Hour).Unix()}), file)
 
 	type times struct{ created, activated, completed, expires, updated time.Time }
 	at := map[int64]times{}
 	for _, id := range []int64{a, b, c, d} {
-		s.core.Signing.Inspect(id, func(cf *caseFile) {
+		testkit.Inspect(s, id, func(cf *testkit.CaseFile) {
 			at[id] = times{cf.Created, cf.Activated, cf.Completed, cf.ExpireAt, cf.Updated}
 		})
 	}
@@ -280,7 +264,7 @@ func TestListCaseFilesWindowsAndFolders(t *testing.T) {
 		{fmt.Sprintf("?createdAfter=%d&activatedAfter=1", at[a].created.Unix()), []int64{c, b}},
 	}
 	for _, tc := range tests {
-		st, ids, body := cfList(t, s, tok(), tc.query, false)
+		st, ids, body := listCaseFiles(t, s, tok(), tc.query, false)
 		if st != 200 || !slices.Equal(ids, tc.want) {
 			t.Errorf("GET /api/v1/casefiles%s: %d %v %s, want %v (a=%d b=%d c=%d d=%d)", tc.query, st, ids, body, tc.want, a, b, c, d)
 		}
@@ -299,13 +283,13 @@ func TestListCaseFilesWindowsAndFolders(t *testing.T) {
 		{"?folderIds=10,-2", "folderIds"},
 		{"?folderIds=1.5", "folderIds"},
 	} {
-		st, _, body := cfList(t, s, tok(), bad.query, false)
+		st, _, body := listCaseFiles(t, s, tok(), bad.query, false)
 		if st != http.StatusUnprocessableEntity || !strings.Contains(body, `"details"`) || !strings.Contains(body, `"`+bad.param+`"`) {
 			t.Errorf("GET /api/v1/casefiles%s: %d %s, want 422 naming %s", bad.query, st, body, bad.param)
 		}
 	}
 	// Every malformed parameter is named in the one answer.
-	st, _, body := cfList(t, s, tok(), "?completedAfter=x&folderIds=0&updatedBefore=y", false)
+	st, _, body := listCaseFiles(t, s, tok(), "?completedAfter=x&folderIds=0&updatedBefore=y", false)
 	for _, param := range []string{"completedAfter", "folderIds", "updatedBefore"} {
 		if st != http.StatusUnprocessableEntity || !strings.Contains(body, `"`+param+`"`) {
 			t.Errorf("three malformed parameters: %d %s, want 422 naming %s", st, body, param)

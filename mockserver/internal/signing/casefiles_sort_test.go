@@ -1,4 +1,4 @@
-package mockserver
+package signing_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,9 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // TestListCaseFilesSortByTimes sorts GET /api/v1/casefiles by completed,
@@ -20,24 +23,24 @@ import (
 // nor repeat a case file across ties.
 func TestListCaseFilesSortByTimes(t *testing.T) {
 	t.Parallel()
-	s, _, file := sndServer(t)
-	tok := func() string { return login(t, s, s.DefaultCredentials()) } // tokens live 10 minutes of mock time
+	s, _, file := newMock(t)
+	tok := func() string { return adminToken(t, s) } // tokens live 10 minutes of mock time
 	create := func(title string, extra map[string]any) int64 {
-		id, _ := sndRun(t, s, tok(), cfTitled(title, extra), file)
+		id, _ := testkit.RunCase(t, s, tok(), testkit.TitledCase(title, extra), file)
 		return id
 	}
 	sign := func(ids ...int64) {
 		t.Helper()
 		for _, id := range ids {
-			if err := s.SignerAction(id, sndSignerID(t, s, id, "Ann"), ActionSign); err != nil {
+			if err := s.SignerAction(id, testkit.SignerID(t, s, id, "Ann"), mockserver.ActionSign); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	day := 24 * time.Hour
-	a := create("A", map[string]any{"expireAt": epoch.Add(30 * day).Unix()})
-	b := create("B", map[string]any{"expireAt": epoch.Add(10 * day).Unix()})
-	c := create("C", map[string]any{"expireAt": epoch.Add(30 * day).Unix()})
+	a := create("A", map[string]any{"expireAt": testkit.Epoch.Add(30 * day).Unix()})
+	b := create("B", map[string]any{"expireAt": testkit.Epoch.Add(10 * day).Unix()})
+	c := create("C", map[string]any{"expireAt": testkit.Epoch.Add(30 * day).Unix()})
 	s.Advance(time.Minute)
 	d := create("D", nil) // pending: activated, never completed, no expiry
 	s.Advance(time.Minute)
@@ -67,18 +70,18 @@ func TestListCaseFilesSortByTimes(t *testing.T) {
 		{fmt.Sprintf("?sort=-completed&status=5&completedAfter=%d", s.Now().Add(-time.Minute).Unix()-1), none(b, c, a)},
 		{fmt.Sprintf("?sort=completed&status=5&completedAfter=%d", s.Now().Add(-time.Minute).Unix()), none(b)},
 	} {
-		if st, ids, body := cfList(t, s, tok(), tc.query, false); st != 200 || !slices.Equal(ids, tc.want) {
+		if st, ids, body := listCaseFiles(t, s, tok(), tc.query, false); st != 200 || !slices.Equal(ids, tc.want) {
 			t.Errorf("GET /api/v1/casefiles%s: %d %v %s, want %v (a=%d b=%d c=%d d=%d e=%d f=%d)",
 				tc.query, st, ids, body, tc.want, a, b, c, d, e, f)
 		}
 		for _, per := range []int{1, 2, 4} {
-			if got := cfAllPages(t, s, tok(), fmt.Sprintf("%s&perPage=%d", tc.query, per)); !slices.Equal(got, tc.want) {
+			if got := allPages(t, s, tok(), fmt.Sprintf("%s&perPage=%d", tc.query, per)); !slices.Equal(got, tc.want) {
 				t.Errorf("pages of %d of %s: %v, want %v", per, tc.query, got, tc.want)
 			}
 		}
 	}
 	for _, bad := range []string{"?sort=completedAt", "?sort=-sendat", "?sort=expires"} {
-		if st, _, body := cfList(t, s, tok(), bad, false); st != http.StatusUnprocessableEntity {
+		if st, _, body := listCaseFiles(t, s, tok(), bad, false); st != http.StatusUnprocessableEntity {
 			t.Errorf("GET /api/v1/casefiles%s: %d %s, want 422", bad, st, body)
 		}
 	}
@@ -88,12 +91,12 @@ func TestListCaseFilesSortByTimes(t *testing.T) {
 // of a case file as unix seconds, null while it has none.
 func TestCaseFileJSONCompletedAndSendAt(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
+	s, tok, file := newMock(t)
 	sendAt := s.Now().Add(time.Hour).Unix()
-	later, _ := sndRun(t, s, tok, cfTitled("Later", map[string]any{"sendAt": sendAt}), file)
-	now, _ := sndRun(t, s, tok, cfTitled("Now", nil), file)
+	later, _ := testkit.RunCase(t, s, tok, testkit.TitledCase("Later", map[string]any{"sendAt": sendAt}), file)
+	now, _ := testkit.RunCase(t, s, tok, testkit.TitledCase("Now", nil), file)
 	s.Advance(time.Minute)
-	if err := s.SignerAction(now, sndSignerID(t, s, now, "Ann"), ActionSign); err != nil {
+	if err := s.SignerAction(now, testkit.SignerID(t, s, now, "Ann"), mockserver.ActionSign); err != nil {
 		t.Fatal(err)
 	}
 	completed := s.Now().Unix()
@@ -112,13 +115,13 @@ func TestCaseFileJSONCompletedAndSendAt(t *testing.T) {
 	}
 }
 
-// cfAllPages follows the Link rel="next" of x-paginate pages from query
+// allPages follows the Link rel="next" of x-paginate pages from query
 // and answers every id in order.
-func cfAllPages(t *testing.T, s *Server, tok, query string) []int64 {
+func allPages(t *testing.T, s *mockserver.Server, tok, query string) []int64 {
 	t.Helper()
 	var got []int64
 	for range 20 {
-		st, ids, link := cfList(t, s, tok, query, true)
+		st, ids, link := listCaseFiles(t, s, tok, query, true)
 		if st != 200 {
 			t.Fatalf("%s: %d %s", query, st, link)
 		}
@@ -137,9 +140,9 @@ func cfAllPages(t *testing.T, s *Server, tok, query string) []int64 {
 }
 
 // getJSON GETs path with the token and decodes the 200 answer into v.
-func getJSON(t *testing.T, s *Server, tok, path string, v any) {
+func getJSON(t *testing.T, s *mockserver.Server, tok, path string, v any) {
 	t.Helper()
-	req := newReq(t, s, "GET", path)
+	req := testkit.NewReq(t, s, "GET", path)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	resp, err := (&http.Client{Transport: s.Transport()}).Do(req)
 	if err != nil {
