@@ -1,4 +1,4 @@
-package mockserver
+package send_test
 
 import (
 	"bytes"
@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // A disk failure while a create request streams (here: its upload
@@ -21,7 +24,7 @@ import (
 // directory".
 func TestSendDiskFailureNamesNoPath(t *testing.T) {
 	t.Parallel()
-	s, tok, _ := sndServer(t)
+	s, tok, _ := sendServer(t)
 	data := `{"caseFile":{"title":"T","signers":[{"name":"Ada"}],"documents":[{"name":"doc.pdf","title":"D"}]}}`
 	var head, tail bytes.Buffer
 	mw := multipart.NewWriter(&head)
@@ -29,16 +32,16 @@ func TestSendDiskFailureNamesNoPath(t *testing.T) {
 	_, _ = w.Write([]byte(data))
 	tail.WriteString("\r\n--" + mw.Boundary() + "\r\n" +
 		`Content-Disposition: form-data; name="files"; filename="doc.pdf"` + "\r\n" +
-		"Content-Type: application/pdf\r\n\r\n" + string(SamplePDF("x")) +
+		"Content-Type: application/pdf\r\n\r\n" + string(mockserver.SamplePDF("x")) +
 		"\r\n--" + mw.Boundary() + "--\r\n")
 	routes := []struct {
 		name, path, contentType string
 		head, tail              []byte
 	}{
-		{"multipart", "/send" + sendCreatePath, mw.FormDataContentType(), head.Bytes(), tail.Bytes()},
+		{"multipart", "/send" + testkit.SendCreatePath, mw.FormDataContentType(), head.Bytes(), tail.Bytes()},
 		{"JSON", "/send" + sendJSONPath, "application/json",
 			[]byte(`{"caseFile":{"title":"T","signers":[{"name":"Ada"}],"documents":[`),
-			[]byte(`{"title":"D","pdf":"` + base64.StdEncoding.EncodeToString(SamplePDF("x")) + `"}]}}`)},
+			[]byte(`{"title":"D","pdf":"` + base64.StdEncoding.EncodeToString(mockserver.SamplePDF("x")) + `"}]}}`)},
 	}
 	for _, rt := range routes {
 		pr, pw := io.Pipe()
@@ -54,7 +57,7 @@ func TestSendDiskFailureNamesNoPath(t *testing.T) {
 		}
 		done := make(chan answer, 1)
 		go func() {
-			st, b := do(t, s, req, nil)
+			st, b := testkit.Do(t, s, req, nil)
 			done <- answer{st, b}
 		}()
 		_, _ = pw.Write(rt.head)
@@ -65,23 +68,23 @@ func TestSendDiskFailureNamesNoPath(t *testing.T) {
 		_, _ = pw.Write(rt.tail)
 		_ = pw.Close()
 		a := <-done
-		root := s.core.Temp.Root()
+		root := testkit.TempRoot(s)
 		if a.st != http.StatusInternalServerError || !strings.Contains(string(a.b), `"error":"disk_error"`) ||
 			strings.Contains(string(a.b), root) || strings.Contains(string(a.b), "/upload-") {
 			t.Errorf("%s: %d %s, want 500 disk_error without a path (the temporary directory is %s)", rt.name, a.st, a.b, root)
 		}
 	}
-	if f := sndTempFiles(t, s); len(f) != 0 {
+	if f := testkit.TempFiles(t, s); len(f) != 0 {
 		t.Errorf("files left on disk: %q", f)
 	}
 }
 
 // tempUploadDir waits for the one upload directory under the server's
 // temporary directory and answers it.
-func tempUploadDir(t testing.TB, s *Server) string {
+func tempUploadDir(t testing.TB, s *mockserver.Server) string {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if root := s.core.Temp.Root(); root != "" {
+		if root := testkit.TempRoot(s); root != "" {
 			if m, _ := filepath.Glob(filepath.Join(root, "upload-*")); len(m) == 1 {
 				return m[0]
 			}

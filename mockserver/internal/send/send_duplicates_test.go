@@ -1,4 +1,4 @@
-package mockserver
+package send_test
 
 import (
 	"net/http"
@@ -6,6 +6,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 func TestDuplicatePayloads(t *testing.T) {
@@ -33,50 +36,50 @@ func TestDuplicatePayloads(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, _, file := sndServer(t)
-			colleague, err := s.AddUser(UserSpec{Name: "Colleague"})
+			s, _, file := sendServer(t)
+			colleague, err := s.AddUser(mockserver.UserSpec{Name: "Colleague"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var jobs []sndJob
+			var jobs []testkit.Job
 			for i, sd := range tc.sends {
 				s.Advance(sd.after)
 				creds := s.DefaultCredentials()
 				if sd.colleague {
 					creds = colleague
 				}
-				st, b, j := sndCreate(t, s, login(t, s, creds), sndData(t, cfTitled(sd.title, nil)), file)
+				st, b, j := testkit.SendCreate(t, s, login(t, s, creds), testkit.DataPart(t, titled(sd.title)), file)
 				if st != http.StatusOK {
 					t.Fatalf("send %d: %d %s, want 200 (a duplicate is accepted, its job is aborted)", i, st, b)
 				}
 				jobs = append(jobs, j)
 			}
-			s.Advance(s.cfg.JobDelay)
+			s.Advance(testkit.JobDelay(s))
 			accepted := 0
 			for i, sd := range tc.sends {
-				_, out, raw := sndStatus(t, s, jobs[i].UUID, jobs[i].PayloadHash)
+				_, out, raw := testkit.QueueStatus(t, s, jobs[i].UUID, jobs[i].PayloadHash)
 				if sd.dupOf < 0 {
 					accepted++
-					if out.JobStatus != jobCompleted {
+					if out.JobStatus != testkit.JobCompleted {
 						t.Errorf("send %d: %s, want completed", i, raw)
 					}
 					continue
 				}
-				if out.JobStatus != jobDuplicate || out.Result != nil || out.ErrorMessage == nil ||
+				if out.JobStatus != testkit.JobDuplicate || out.Result != nil || out.ErrorMessage == nil ||
 					!strings.Contains(*out.ErrorMessage, jobs[sd.dupOf].UUID) {
 					t.Errorf("send %d: %s, want aborted_duplicated naming job %s", i, raw, jobs[sd.dupOf].UUID)
 				}
 			}
-			if n := sndCaseCount(s); n != accepted {
+			if n := s.Stats().CaseFiles; n != accepted {
 				t.Errorf("%d case files, want %d", n, accepted)
 			}
-			if n := len(s.core.Signing.Emails()); n != accepted {
+			if n := len(s.Emails()); n != accepted {
 				t.Errorf("%d request emails, want %d", n, accepted)
 			}
-			if n := len(s.core.Signing.EventsSince(0, 0)); n != 2*accepted {
+			if n := len(s.Events(0)); n != 2*accepted {
 				t.Errorf("%d events, want %d (activated and requestSent per accepted case file)", n, 2*accepted)
 			}
-			if f := sndTempFiles(t, s); len(f) != accepted {
+			if f := testkit.TempFiles(t, s); len(f) != accepted {
 				t.Errorf("%d uploaded files kept, want %d: a duplicate keeps none", len(f), accepted)
 			}
 		})
@@ -85,31 +88,31 @@ func TestDuplicatePayloads(t *testing.T) {
 
 func TestDuplicatesAcceptedAtOnce(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
-	data := sndData(t, cfTitled("Race", nil))
+	s, tok, file := sendServer(t)
+	data := testkit.DataPart(t, titled("Race"))
 	const n = 8
-	jobs := make([]sndJob, n)
+	jobs := make([]testkit.Job, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _, jobs[i] = sndCreate(t, s, tok, data, file)
+			_, _, jobs[i] = testkit.SendCreate(t, s, tok, data, file)
 		}()
 	}
 	wg.Wait()
-	s.Advance(s.cfg.JobDelay)
+	s.Advance(testkit.JobDelay(s))
 	var first string
 	var aborted []string
 	for _, j := range jobs {
-		_, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash)
+		_, out, raw := testkit.QueueStatus(t, s, j.UUID, j.PayloadHash)
 		switch out.JobStatus {
-		case jobCompleted:
+		case testkit.JobCompleted:
 			if first != "" {
 				t.Fatalf("two jobs completed: %s and %s", first, j.UUID)
 			}
 			first = j.UUID
-		case jobDuplicate:
+		case testkit.JobDuplicate:
 			aborted = append(aborted, *out.ErrorMessage)
 		default:
 			t.Fatalf("job %s: %s", j.UUID, raw)
@@ -123,27 +126,28 @@ func TestDuplicatesAcceptedAtOnce(t *testing.T) {
 			t.Errorf("errorMessage %q does not name the first job %s", msg, first)
 		}
 	}
-	if c, e := sndCaseCount(s), len(s.core.Signing.Emails()); c != 1 || e != 1 {
+	if c, e := s.Stats().CaseFiles, len(s.Emails()); c != 1 || e != 1 {
 		t.Errorf("%d case files and %d emails, want 1 and 1", c, e)
 	}
 }
 
 func TestDuplicateOfAFailedRequestIsNotADuplicate(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
-	bad := cfTitled("Refused", map[string]any{"language": "xx"})
-	if st, b, _ := sndCreate(t, s, tok, sndData(t, bad), file); st != http.StatusBadRequest {
+	s, tok, file := sendServer(t)
+	bad := titled("Refused")
+	bad["language"] = "xx"
+	if st, b, _ := testkit.SendCreate(t, s, tok, testkit.DataPart(t, bad), file); st != http.StatusBadRequest {
 		t.Fatalf("invalid request: %d %s", st, b)
 	}
 	delete(bad, "language")
-	id, _ := sndRun(t, s, tok, bad, file)
-	st, b, j := sndCreate(t, s, tok, sndData(t, bad), file)
-	s.Advance(s.cfg.JobDelay)
-	_, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash)
-	if st != 200 || out.JobStatus != jobDuplicate || id != 1 {
+	id, _ := testkit.RunCase(t, s, tok, bad, file)
+	st, b, j := testkit.SendCreate(t, s, tok, testkit.DataPart(t, bad), file)
+	s.Advance(testkit.JobDelay(s))
+	_, out, raw := testkit.QueueStatus(t, s, j.UUID, j.PayloadHash)
+	if st != 200 || out.JobStatus != testkit.JobDuplicate || id != 1 {
 		t.Fatalf("a refused request must not count; the second valid one must: %d %s; %s", st, b, raw)
 	}
-	if n := sndCaseCount(s); n != 1 {
+	if n := s.Stats().CaseFiles; n != 1 {
 		t.Fatalf("%d case files, want 1", n)
 	}
 }

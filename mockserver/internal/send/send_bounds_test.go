@@ -1,4 +1,4 @@
-package mockserver
+package send_test
 
 import (
 	"bytes"
@@ -9,6 +9,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // boundsPDF is the smallest content the mock takes as a PDF ("%PDF-1"),
@@ -31,14 +34,14 @@ func boundsJSON(n int, pdf string) []byte {
 
 // boundsMultipart is a multipart create body's parts: a data part naming
 // docs documents and files files parts.
-func boundsMultipart(t testing.TB, docs, files int) []sndPart {
+func boundsMultipart(t testing.TB, docs, files int) []testkit.Part {
 	var list []any
 	for i := range docs {
 		list = append(list, map[string]any{"name": fmt.Sprintf("d%d.pdf", i), "title": "D"})
 	}
-	parts := []sndPart{sndData(t, map[string]any{"title": "T", "signers": []any{map[string]any{"name": "Ada"}}, "documents": list})}
+	parts := []testkit.Part{testkit.DataPart(t, map[string]any{"title": "T", "signers": []any{map[string]any{"name": "Ada"}}, "documents": list})}
 	for i := range files {
-		parts = append(parts, sndFile(fmt.Sprintf("d%d.pdf", i), []byte("%PDF-1")))
+		parts = append(parts, testkit.FilePart(fmt.Sprintf("d%d.pdf", i), []byte("%PDF-1")))
 	}
 	return parts
 }
@@ -47,7 +50,7 @@ func boundsMultipart(t testing.TB, docs, files int) []sndPart {
 // names want, small and without a path of the server's disk.
 func boundsRefused(t testing.TB, name string, st int, b []byte, want string) {
 	t.Helper()
-	var e apiErr
+	var e testkit.APIError
 	_ = json.Unmarshal(b, &e)
 	if st != http.StatusBadRequest || e.Error != "Bad Request" || !strings.Contains(e.Message, want) {
 		t.Errorf("%s: %d %.300s, want the Send 400 saying %q", name, st, b, want)
@@ -63,20 +66,20 @@ func boundsRefused(t testing.TB, name string, st int, b []byte, want string) {
 // disk.
 func TestSendDefaultMaxDocuments(t *testing.T) {
 	t.Parallel()
-	s, tok, _ := sndServer(t)
+	s, tok, _ := sendServer(t)
 	const over = 1001
 	want := "at most 1000 documents"
 	for _, path := range []string{sendJSONPath, sendSandboxJSONPath} {
-		st, b := sndJSONCreateAt(t, s, tok, path, boundsJSON(over, boundsPDF))
+		st, b := jsonCreateAt(t, s, tok, path, boundsJSON(over, boundsPDF))
 		boundsRefused(t, path, st, b, want)
 	}
-	st, b, _ := sndCreate(t, s, tok, boundsMultipart(t, over, over)...)
+	st, b, _ := testkit.SendCreate(t, s, tok, boundsMultipart(t, over, over)...)
 	boundsRefused(t, "multipart", st, b, want)
-	st, b, _ = sndCreate(t, s, tok, boundsMultipart(t, 1, over)...)
+	st, b, _ = testkit.SendCreate(t, s, tok, boundsMultipart(t, 1, over)...)
 	boundsRefused(t, "multipart, files past the bound", st, b, want)
-	st, b, _ = sndCreate(t, s, tok, boundsMultipart(t, over, 1)...)
+	st, b, _ = testkit.SendCreate(t, s, tok, boundsMultipart(t, over, 1)...)
 	boundsRefused(t, "multipart, documents past the bound", st, b, want)
-	if n, f := s.core.Send.Count(), sndTempFiles(t, s); n != 0 || len(f) != 0 {
+	if n, f := s.Stats().Jobs, testkit.TempFiles(t, s); n != 0 || len(f) != 0 {
 		t.Fatalf("after refused requests: %d jobs, %d files on disk", n, len(f))
 	}
 }
@@ -85,7 +88,7 @@ func TestSendDefaultMaxDocuments(t *testing.T) {
 // document past it, without reading the rest of the body.
 func TestSendMaxDocumentsStopsTheStream(t *testing.T) {
 	t.Parallel()
-	s, tok, _ := sndServer(t)
+	s, tok, _ := sendServer(t)
 	const docs = 20_000 // about 620 KB
 	body := &countingReader{r: io.MultiReader(
 		strings.NewReader(`{"caseFile":{"title":"T","signers":[{"name":"Ada"}],"documents":[`),
@@ -99,7 +102,7 @@ func TestSendMaxDocumentsStopsTheStream(t *testing.T) {
 	if body.n > 256<<10 {
 		t.Errorf("read %d bytes of the body before refusing it, want the first 1001 documents and a buffer", body.n)
 	}
-	if f := sndTempFiles(t, s); len(f) != 0 {
+	if f := testkit.TempFiles(t, s); len(f) != 0 {
 		t.Errorf("%d files left on disk", len(f))
 	}
 }
@@ -108,7 +111,7 @@ func TestSendMaxDocumentsStopsTheStream(t *testing.T) {
 // were. Before, 300,000 bad pdf values were answered with a 52.9 MB body.
 func TestSendProblemsAreCapped(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
+	s, tok, file := sendServer(t)
 	roles := make([]string, 5000)
 	for i := range roles {
 		roles[i] = "x" // too short, and no signer's
@@ -117,7 +120,7 @@ func TestSendProblemsAreCapped(t *testing.T) {
 		"documents": []any{map[string]any{"name": "doc.pdf", "title": "D", "roles": roles}}}
 	check := func(name string, st int, b []byte) {
 		t.Helper()
-		var e apiErr
+		var e testkit.APIError
 		_ = json.Unmarshal(b, &e)
 		if st != http.StatusBadRequest || e.Error != "Bad Request" {
 			t.Fatalf("%s: %d %.300s, want the Send 400", name, st, b)
@@ -129,7 +132,7 @@ func TestSendProblemsAreCapped(t *testing.T) {
 			t.Errorf("%s: message %q does not say how many problems there were", name, e.Message)
 		}
 	}
-	st, b, _ := sndCreate(t, s, tok, sndData(t, cf), file)
+	st, b, _ := testkit.SendCreate(t, s, tok, testkit.DataPart(t, cf), file)
 	check("multipart", st, b)
 	cf["documents"].([]any)[0].(map[string]any)["pdf"] = boundsPDF
 	delete(cf["documents"].([]any)[0].(map[string]any), "name")
@@ -137,17 +140,17 @@ func TestSendProblemsAreCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, b = sndJSONCreateAt(t, s, tok, sendJSONPath, body)
+	st, b = jsonCreateAt(t, s, tok, sendJSONPath, body)
 	check("JSON", st, b)
 
 	// Bad pdf values under the document bound: one problem each, capped.
-	st, b = sndJSONCreateAt(t, s, tok, sendJSONPath, boundsJSON(1000, "*"))
-	var e apiErr
+	st, b = jsonCreateAt(t, s, tok, sendJSONPath, boundsJSON(1000, "*"))
+	var e testkit.APIError
 	_ = json.Unmarshal(b, &e)
 	if st != 400 || len(b) > 32<<10 || len(e.Details) != 100 || !strings.Contains(e.Message, "1000 problems") {
 		t.Errorf("1000 bad pdf values: %d, %d bytes, %d details, message %q", st, len(b), len(e.Details), e.Message)
 	}
-	if f := sndTempFiles(t, s); len(f) != 0 {
+	if f := testkit.TempFiles(t, s); len(f) != 0 {
 		t.Errorf("%d files left on disk", len(f))
 	}
 }
@@ -189,23 +192,24 @@ func (d *docStream) Read(p []byte) (int, error) {
 // keeps the default.
 func TestWithMaxDocuments(t *testing.T) {
 	t.Parallel()
-	s, tok, _ := sndServer(t, WithMaxDocuments(3))
+	s, tok, _ := sendServer(t, mockserver.WithMaxDocuments(3))
 	for _, path := range []string{sendJSONPath, sendSandboxJSONPath} {
-		st, b := sndJSONCreateAt(t, s, tok, path, boundsJSON(4, boundsPDF))
+		st, b := jsonCreateAt(t, s, tok, path, boundsJSON(4, boundsPDF))
 		boundsRefused(t, path, st, b, "at most 3 documents")
 	}
-	st, b, _ := sndCreate(t, s, tok, boundsMultipart(t, 4, 4)...)
+	st, b, _ := testkit.SendCreate(t, s, tok, boundsMultipart(t, 4, 4)...)
 	boundsRefused(t, "multipart", st, b, "at most 3 documents")
-	if f := sndTempFiles(t, s); len(f) != 0 {
+	if f := testkit.TempFiles(t, s); len(f) != 0 {
 		t.Fatalf("after refused requests: %d files on disk", len(f))
 	}
-	if st, b := sndJSONCreateAt(t, s, tok, sendJSONPath, boundsJSON(3, boundsPDF)); st != http.StatusOK {
+	if st, b := jsonCreateAt(t, s, tok, sendJSONPath, boundsJSON(3, boundsPDF)); st != http.StatusOK {
 		t.Errorf("JSON, 3 documents: %d %s", st, b)
 	}
-	if st, b, _ := sndCreate(t, s, tok, boundsMultipart(t, 3, 3)...); st != http.StatusOK {
+	if st, b, _ := testkit.SendCreate(t, s, tok, boundsMultipart(t, 3, 3)...); st != http.StatusOK {
 		t.Errorf("multipart, 3 documents: %d %s", st, b)
 	}
-	if got := newManual(t, WithMaxDocuments(0)).cfg.MaxDocuments; got != DefaultMaxDocuments {
-		t.Errorf("WithMaxDocuments(0): %d, want the default %d", got, DefaultMaxDocuments)
+	dflt, _, _ := sendServer(t, mockserver.WithMaxDocuments(0))
+	if got := testkit.Core(dflt).Cfg.MaxDocuments; got != mockserver.DefaultMaxDocuments {
+		t.Errorf("WithMaxDocuments(0): %d, want the default %d", got, mockserver.DefaultMaxDocuments)
 	}
 }

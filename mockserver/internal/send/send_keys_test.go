@@ -1,4 +1,4 @@
-package mockserver
+package send_test
 
 import (
 	"bytes"
@@ -7,18 +7,21 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // keysPDF is a sample PDF, base64-encoded, for bodies written by hand.
-var keysPDF = base64.StdEncoding.EncodeToString(SamplePDF("Keys"))
+var keysPDF = base64.StdEncoding.EncodeToString(mockserver.SamplePDF("Keys"))
 
 // keysBody fills a JSON body template: PDF stands for a document's
 // base64 content.
 func keysBody(tmpl string) []byte { return []byte(strings.ReplaceAll(tmpl, "PDF", keysPDF)) }
 
-// sndJSONCreateAt posts body to the JSON create route at path (under
+// jsonCreateAt posts body to the JSON create route at path (under
 // {Send}) with the token in X-Auth-Token.
-func sndJSONCreateAt(t testing.TB, s *Server, tok, path string, body []byte) (int, []byte) {
+func jsonCreateAt(t testing.TB, s *mockserver.Server, tok, path string, body []byte) (int, []byte) {
 	t.Helper()
 	r, err := http.NewRequest("POST", s.URL()+"/send"+path, bytes.NewReader(body))
 	if err != nil {
@@ -26,7 +29,7 @@ func sndJSONCreateAt(t testing.TB, s *Server, tok, path string, body []byte) (in
 	}
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("X-Auth-Token", tok)
-	return do(t, s, r, nil)
+	return testkit.Do(t, s, r, nil)
 }
 
 // Keys are read exactly, as the platform's schema names them, on both JSON
@@ -39,7 +42,7 @@ func sndJSONCreateAt(t testing.TB, s *Server, tok, path string, body []byte) (in
 // of three.
 func TestSendJSONKeysAreExact(t *testing.T) {
 	t.Parallel()
-	s, tok, _ := sndServer(t)
+	s, tok, _ := sendServer(t)
 	signer := `"signers":[{"name":"Ada","email":"ada@example.com"}]`
 	tests := []struct {
 		name, body    string
@@ -77,8 +80,8 @@ func TestSendJSONKeysAreExact(t *testing.T) {
 	}
 	for _, path := range []string{sendJSONPath, sendSandboxJSONPath} {
 		for _, tt := range tests {
-			st, b := sndJSONCreateAt(t, s, tok, path, keysBody(tt.body))
-			var e apiErr
+			st, b := jsonCreateAt(t, s, tok, path, keysBody(tt.body))
+			var e testkit.APIError
 			_ = json.Unmarshal(b, &e)
 			if st != http.StatusBadRequest || e.Error != "Bad Request" || e.StatusCode != 400 {
 				t.Errorf("%s %s: %d %.300s, want the Send 400", path, tt.name, st, b)
@@ -90,14 +93,14 @@ func TestSendJSONKeysAreExact(t *testing.T) {
 		}
 	}
 	s.Advance(day)
-	if n, f, c := s.core.Send.Count(), sndTempFiles(t, s), sndCaseCount(s); n != 0 || len(f) != 0 || c != 0 {
+	if n, f, c := s.Stats().Jobs, testkit.TempFiles(t, s), s.Stats().CaseFiles; n != 0 || len(f) != 0 || c != 0 {
 		t.Fatalf("after refused requests: %d jobs, files %q, %d case files", n, f, c)
 	}
 }
 
 // keysHasDetail tells whether e has a detail on field whose message holds
 // reason.
-func keysHasDetail(e apiErr, field, reason string) bool {
+func keysHasDetail(e testkit.APIError, field, reason string) bool {
 	for _, d := range e.Details {
 		if d.Field == field && strings.Contains(d.Message, reason) {
 			return true
@@ -109,7 +112,7 @@ func keysHasDetail(e apiErr, field, reason string) bool {
 // The multipart route's data part is read with the same keys.
 func TestSendMultipartKeysAreExact(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
+	s, tok, file := sendServer(t)
 	for _, tt := range []struct{ name, data, field, reason string }{
 		{"Documents", `{"caseFile":{"title":"T","signers":[{"name":"Ada"}],"documents":[{"name":"doc.pdf","title":"A"}],"Documents":[]}}`,
 			"caseFile.Documents", `"documents"`},
@@ -120,8 +123,8 @@ func TestSendMultipartKeysAreExact(t *testing.T) {
 		{"name twice", `{"caseFile":{"title":"T","signers":[{"name":"Ada"}],"documents":[{"name":"doc.pdf","name":"x.pdf","title":"A"}]}}`,
 			"caseFile.documents[0].name", "twice"},
 	} {
-		st, b, _ := sndCreate(t, s, tok, sndPart{Field: "data", Body: []byte(tt.data)}, file)
-		var e apiErr
+		st, b, _ := testkit.SendCreate(t, s, tok, testkit.Part{Field: "data", Body: []byte(tt.data)}, file)
+		var e testkit.APIError
 		_ = json.Unmarshal(b, &e)
 		if st != http.StatusBadRequest || e.Error != "Bad Request" || !keysHasDetail(e, tt.field, tt.reason) {
 			t.Errorf("%s: %d %.300s, want the Send 400 with a detail on %s saying %s", tt.name, st, b, tt.field, tt.reason)
@@ -135,18 +138,18 @@ func TestSendMultipartKeysAreExact(t *testing.T) {
 // (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 func TestSendUnknownKeysStayAccepted(t *testing.T) {
 	t.Parallel()
-	s, tok, file := sndServer(t)
+	s, tok, file := sendServer(t)
 	body := `{"caseFile":{"title":"T","x-trace":"a","extra":{"Title":1,"title":2},` +
 		`"signers":[{"name":"Ada","email":"ada@example.com","nickname":"A"}],` +
 		`"documents":[{"title":"A","pdf":"PDF","comment":"c"}]},"meta":{"k":[1,2]}}`
 	for _, path := range []string{sendJSONPath, sendSandboxJSONPath} {
-		if st, b := sndJSONCreateAt(t, s, tok, path, keysBody(body)); st != http.StatusOK {
+		if st, b := jsonCreateAt(t, s, tok, path, keysBody(body)); st != http.StatusOK {
 			t.Errorf("%s: %d %s, want 200", path, st, b)
 		}
 	}
 	data := `{"caseFile":{"title":"T2","x-trace":"a","signers":[{"name":"Ada","nickname":"A"}],` +
 		`"documents":[{"name":"doc.pdf","title":"A","comment":"c"}]}}`
-	if st, b, _ := sndCreate(t, s, tok, sndPart{Field: "data", Body: []byte(data)}, file); st != http.StatusOK {
+	if st, b, _ := testkit.SendCreate(t, s, tok, testkit.Part{Field: "data", Body: []byte(data)}, file); st != http.StatusOK {
 		t.Errorf("multipart: %d %s, want 200", st, b)
 	}
 }

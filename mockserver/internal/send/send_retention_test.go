@@ -1,4 +1,4 @@
-package mockserver_test
+package send_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	signkit "github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/casefiles"
 	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // retentionCase is a small case file whose title makes its payload unique.
@@ -24,7 +25,7 @@ func retentionCase(title string) (*casefiles.CaseFile, casefiles.Upload) {
 // the job may have expired. The case file stays.
 func TestJobRetentionExpiresFinishedJobs(t *testing.T) {
 	t.Parallel()
-	srv := mockserver.Start(t, mockserver.WithManualClock(kitStart), mockserver.WithJobRetention(time.Hour))
+	srv := mockserver.Start(t, mockserver.WithManualClock(testkit.Epoch), mockserver.WithJobRetention(time.Hour))
 	client, err := signkit.NewClient(srv.Config())
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +78,7 @@ func TestJobRetentionSparesPendingJobsAndIsOffByDefault(t *testing.T) {
 		{"no retention", []mockserver.Option{mockserver.WithJobDelay(time.Hour)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := mockserver.Start(t, append([]mockserver.Option{mockserver.WithManualClock(kitStart)}, tc.opts...)...)
+			srv := mockserver.Start(t, append([]mockserver.Option{mockserver.WithManualClock(testkit.Epoch)}, tc.opts...)...)
 			client, err := signkit.NewClient(srv.Config())
 			if err != nil {
 				t.Fatal(err)
@@ -109,7 +110,7 @@ func TestJobRetentionSparesPendingJobsAndIsOffByDefault(t *testing.T) {
 // has expired, and the aborted duplicate names the expired job.
 func TestJobRetentionKeepsTheDuplicateWindow(t *testing.T) {
 	t.Parallel()
-	srv := mockserver.Start(t, mockserver.WithManualClock(kitStart), mockserver.WithJobRetention(time.Hour))
+	srv := mockserver.Start(t, mockserver.WithManualClock(testkit.Epoch), mockserver.WithJobRetention(time.Hour))
 	client, err := signkit.NewClient(srv.Config())
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +142,7 @@ func TestJobRetentionKeepsTheDuplicateWindow(t *testing.T) {
 // (Limits.Jobs).
 func TestJobRetentionFreesTheJobPlace(t *testing.T) {
 	t.Parallel()
-	srv := mockserver.Start(t, mockserver.WithManualClock(kitStart), mockserver.WithJobRetention(time.Minute),
+	srv := mockserver.Start(t, mockserver.WithManualClock(testkit.Epoch), mockserver.WithJobRetention(time.Minute),
 		mockserver.WithLimits(mockserver.Limits{Jobs: 1}))
 	client, err := signkit.NewClient(srv.Config())
 	if err != nil {

@@ -1,4 +1,4 @@
-package mockserver
+package send_test
 
 import (
 	"bytes"
@@ -7,15 +7,18 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // sendSandboxJSONPath is the sandbox connector's JSON create route under {Send}
 // (https://github.com/signkit/signkit-go/blob/main/docs/platform.md#send-simple-case-file-creation--sendapiv1).
 const sendSandboxJSONPath = "/api/v1/casefiles/json/20251022/create-sandbox-base64"
 
-// sndPost posts body to a route under {Send} with the token in
+// postJSON posts body to a route under {Send} with the token in
 // X-Auth-Token.
-func sndPost(t *testing.T, s *Server, tok, path string, body []byte) (int, []byte, sndJob) {
+func postJSON(t *testing.T, s *mockserver.Server, tok, path string, body []byte) (int, []byte, testkit.Job) {
 	t.Helper()
 	req, err := http.NewRequest("POST", s.URL()+"/send"+path, bytes.NewReader(body))
 	if err != nil {
@@ -23,7 +26,7 @@ func sndPost(t *testing.T, s *Server, tok, path string, body []byte) (int, []byt
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Auth-Token", tok)
-	return sndSendCreate(t, s, req)
+	return testkit.DoSendCreate(t, s, req)
 }
 
 // The sandbox connector's route takes the production route's body with its
@@ -31,26 +34,26 @@ func sndPost(t *testing.T, s *Server, tok, path string, body []byte) (int, []byt
 // same body on the production route is a duplicate of it.
 func TestSendSandboxJSONRouteIsTheProductionRoute(t *testing.T) {
 	t.Parallel()
-	s, tok, _ := sndServer(t)
-	cf := sndCase("Ada:ada@example.com")
+	s, tok, _ := sendServer(t)
+	cf := testkit.CaseDef("Ada:ada@example.com")
 	cf["documents"] = []any{map[string]any{"title": "Lease"}}
-	body := sndJSONBody(t, cf, SamplePDF("Lease"))
+	body := jsonBody(t, cf, mockserver.SamplePDF("Lease"))
 
-	st, b, j := sndPost(t, s, tok, sendSandboxJSONPath, body)
+	st, b, j := postJSON(t, s, tok, sendSandboxJSONPath, body)
 	if st != http.StatusOK || j.UUID == "" || j.Status != "handled" {
 		t.Fatalf("sandbox create: %d %s", st, b)
 	}
-	s.Advance(s.cfg.JobDelay)
-	if st, out, raw := sndStatus(t, s, j.UUID, j.PayloadHash); st != 200 || out.JobStatus != jobCompleted || out.Result == nil {
+	s.Advance(testkit.JobDelay(s))
+	if st, out, raw := testkit.QueueStatus(t, s, j.UUID, j.PayloadHash); st != 200 || out.JobStatus != testkit.JobCompleted || out.Result == nil {
 		t.Fatalf("sandbox job: %d %s", st, raw)
 	}
 
-	st, b, again := sndPost(t, s, tok, sendJSONPath, body)
+	st, b, again := postJSON(t, s, tok, sendJSONPath, body)
 	if st != http.StatusOK || again.PayloadHash != j.PayloadHash {
 		t.Fatalf("the same body on the production route: %d %s (hash %s, want %s)", st, b, again.PayloadHash, j.PayloadHash)
 	}
-	s.Advance(s.cfg.JobDelay)
-	if _, out, raw := sndStatus(t, s, again.UUID, again.PayloadHash); out.JobStatus != jobDuplicate {
+	s.Advance(testkit.JobDelay(s))
+	if _, out, raw := testkit.QueueStatus(t, s, again.UUID, again.PayloadHash); out.JobStatus != testkit.JobDuplicate {
 		t.Errorf("the same body on the other route is not a duplicate: %s", raw)
 	}
 
@@ -62,8 +65,8 @@ func TestSendSandboxJSONRouteIsTheProductionRoute(t *testing.T) {
 		"short sender":    bytes.Replace(body, []byte(`"title":"Contract"`), []byte(`"title":"Contract","senderName":"E"`), 1),
 		"without the pdf": []byte(`{"caseFile":{"title":"T","signers":[{"name":"A"}],"documents":[{"title":"d"}]}}`),
 	} {
-		st, b, _ := sndPost(t, s, tok, sendSandboxJSONPath, bad)
-		var e apiErr
+		st, b, _ := postJSON(t, s, tok, sendSandboxJSONPath, bad)
+		var e testkit.APIError
 		if st != http.StatusBadRequest || json.Unmarshal(b, &e) != nil || e.Error != "Bad Request" || e.StatusCode != 400 {
 			t.Errorf("%s on the sandbox route: %d %s, want the platform's 400", name, st, b)
 		}
@@ -74,7 +77,7 @@ func TestSendSandboxJSONRouteIsTheProductionRoute(t *testing.T) {
 // names the accepted values; senderName holds 2 to 255 characters.
 func TestSendRefusalsNameTheAcceptedValues(t *testing.T) {
 	t.Parallel()
-	s, tok, pdf := sndServer(t)
+	s, tok, pdf := sendServer(t)
 	tests := []struct {
 		name, field, want string
 		change            func(cf map[string]any)
@@ -97,10 +100,10 @@ func TestSendRefusalsNameTheAcceptedValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cf := sndCase("Ada")
+			cf := testkit.CaseDef("Ada")
 			tt.change(cf)
-			st, b, _ := sndCreate(t, s, tok, sndData(t, cf), pdf)
-			var e apiErr
+			st, b, _ := testkit.SendCreate(t, s, tok, testkit.DataPart(t, cf), pdf)
+			var e testkit.APIError
 			if st != http.StatusBadRequest || json.Unmarshal(b, &e) != nil {
 				t.Fatalf("%d %s, want 400", st, b)
 			}
@@ -115,10 +118,10 @@ func TestSendRefusalsNameTheAcceptedValues(t *testing.T) {
 // signing service; accessControl turns access control on for every signer.
 func TestSendSenderNameAndCaseAccessControl(t *testing.T) {
 	t.Parallel()
-	s, tok, pdf := sndServer(t)
-	cf := sndCase("Ada:ada@example.com", "Bob")
+	s, tok, pdf := sendServer(t)
+	cf := testkit.CaseDef("Ada:ada@example.com", "Bob")
 	cf["senderName"], cf["accessControl"] = "Elm Estates", true
-	id, _ := sndRun(t, s, tok, cf, pdf)
+	id, _ := testkit.RunCase(t, s, tok, cf, pdf)
 	var got struct {
 		SenderName    string `json:"senderName"`
 		AccessControl bool   `json:"accessControl"`
@@ -129,7 +132,7 @@ func TestSendSenderNameAndCaseAccessControl(t *testing.T) {
 			} `json:"signingRequest"`
 		} `json:"signers"`
 	}
-	if st, b := call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &got); st != 200 {
+	if st, b := testkit.Call(t, s, "GET", fmt.Sprintf("/api/v1/casefiles/%d", id), tok, nil, &got); st != 200 {
 		t.Fatalf("get: %d %s", st, b)
 	}
 	if got.SenderName != "Elm Estates" || !got.AccessControl || got.SensitiveData || len(got.Signers) != 2 {
