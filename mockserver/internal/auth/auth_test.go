@@ -1,4 +1,4 @@
-package mockserver
+package auth_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // phpCreatedAt is created_at as the platform's PHP SDK writes it.
@@ -13,10 +16,10 @@ const phpCreatedAt = "Mon Jan 2 2006 15:04:05 GMT-0700"
 
 func TestTokenEndpoint(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	def := s.DefaultCredentials()
-	reused := tokenBody(def, time.Now())
-	if st, b := call(t, s, "POST", "/auth/oauth/token", "", reused, nil); st != 200 {
+	s := newServer(t)
+	def := testkit.Credentials(s.DefaultCredentials())
+	reused := testkit.TokenBody(def, time.Now())
+	if st, b := testkit.Call(t, s, "POST", "/auth/oauth/token", "", reused, nil); st != 200 {
 		t.Fatalf("first use: %d %s", st, b)
 	}
 	tests := []struct {
@@ -44,7 +47,7 @@ func TestTokenEndpoint(t *testing.T) {
 	for _, tc := range tests {
 		body := tokenCaseBody(def, tc.name, reused)
 		if body == nil {
-			body = tokenBody(def, time.Now())
+			body = testkit.TokenBody(def, time.Now())
 			tc.edit(body)
 		}
 		var e struct {
@@ -54,13 +57,13 @@ func TestTokenEndpoint(t *testing.T) {
 			ExpiresAt        int64  `json:"access_token_expires_at"`
 			TokenType        string `json:"token_type"`
 		}
-		st, raw := call(t, s, "POST", "/auth/oauth/token", "", body, &e)
+		st, raw := testkit.Call(t, s, "POST", "/auth/oauth/token", "", body, &e)
 		if st != tc.status {
 			t.Errorf("%s: status %d, want %d: %s", tc.name, st, tc.status, raw)
 			continue
 		}
 		if tc.status == 200 {
-			if e.AccessToken == "" || e.ExpiresIn != 600 || e.TokenType != "Bearer" || e.ExpiresAt != epoch.Add(10*time.Minute).Unix() {
+			if e.AccessToken == "" || e.ExpiresIn != 600 || e.TokenType != "Bearer" || e.ExpiresAt != testkit.Epoch.Add(10*time.Minute).Unix() {
 				t.Errorf("%s: token answer %s", tc.name, raw)
 			}
 			continue
@@ -78,20 +81,20 @@ func TestTokenEndpoint(t *testing.T) {
 
 // tokenCaseBody answers the body of the token cases that are not an edit of
 // a fresh valid body, else nil.
-func tokenCaseBody(def UserCredentials, name string, reused map[string]string) map[string]string {
+func tokenCaseBody(def testkit.Credentials, name string, reused map[string]string) map[string]string {
 	switch name {
 	case "fractional created_at":
-		return tokenBodyAt(def, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+		return testkit.TokenBodyAt(def, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
 	case "php created_at":
-		return tokenBodyAt(def, time.Now().UTC().Format(phpCreatedAt))
+		return testkit.TokenBodyAt(def, time.Now().UTC().Format(phpCreatedAt))
 	case "php created_at, other offset":
-		return tokenBodyAt(def, time.Now().In(time.FixedZone("", 2*3600)).Format(phpCreatedAt))
+		return testkit.TokenBodyAt(def, time.Now().In(time.FixedZone("", 2*3600)).Format(phpCreatedAt))
 	case "php created_at too old":
-		return tokenBodyAt(def, time.Now().Add(-6*time.Minute).UTC().Format(phpCreatedAt))
+		return testkit.TokenBodyAt(def, time.Now().Add(-6*time.Minute).UTC().Format(phpCreatedAt))
 	case "created_at too old":
-		return tokenBody(def, time.Now().Add(-5*time.Minute-10*time.Second))
+		return testkit.TokenBody(def, time.Now().Add(-5*time.Minute-10*time.Second))
 	case "created_at in future":
-		return tokenBody(def, time.Now().Add(5*time.Minute+10*time.Second))
+		return testkit.TokenBody(def, time.Now().Add(5*time.Minute+10*time.Second))
 	case "nonce reused":
 		return reused
 	}
@@ -100,8 +103,8 @@ func tokenCaseBody(def UserCredentials, name string, reused map[string]string) m
 
 func TestTokenExpiresOnMockTimeInEveryService(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	tok := login(t, s, s.DefaultCredentials())
+	s := newServer(t)
+	tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
 	probes := []struct{ name, method, path, header, prefix string }{
 		{"forms", "GET", "/collect/api/v1/forms/nope", "Authorization", "Bearer "},
 		{"sign", "GET", "/api/v1/casefiles/1", "Authorization", "Bearer "},
@@ -112,9 +115,9 @@ func TestTokenExpiresOnMockTimeInEveryService(t *testing.T) {
 	}
 	check := func(when string, wantOK bool) {
 		for _, p := range probes {
-			req := newReq(t, s, p.method, p.path)
+			req := testkit.NewReq(t, s, p.method, p.path)
 			req.Header.Set(p.header, p.prefix+tok)
-			st, b := do(t, s, req, nil)
+			st, b := testkit.Do(t, s, req, nil)
 			if wantOK && st == 401 {
 				t.Errorf("%s %s: 401 with a fresh token: %s", when, p.name, b)
 			}
@@ -132,10 +135,10 @@ func TestTokenExpiresOnMockTimeInEveryService(t *testing.T) {
 
 func TestTokenPlacement(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	unknown := login(t, s, s.DefaultCredentials()) // well formed, then expired
+	s := newServer(t)
+	unknown := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials())) // well formed, then expired
 	s.Advance(10*time.Minute + time.Second)
-	tok := login(t, s, s.DefaultCredentials())
+	tok := testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
 	tests := []struct {
 		name, path string
 		header     map[string]string
@@ -165,15 +168,15 @@ func TestTokenPlacement(t *testing.T) {
 		{"sign malformed token", "/api/v1/nothing", map[string]string{"X-Auth-Token": "nope"}, 401, ""},
 	}
 	for _, tc := range tests {
-		req := newReq(t, s, "GET", tc.path)
+		req := testkit.NewReq(t, s, "GET", tc.path)
 		if strings.HasSuffix(tc.path, "/create") {
 			req.Method = "POST"
 		}
 		for k, v := range tc.header {
 			req.Header.Set(k, v)
 		}
-		var e apiErr
-		if st, b := do(t, s, req, &e); st != tc.status || e.StatusCode != tc.status || !strings.HasPrefix(e.Message, tc.message) {
+		var e testkit.APIError
+		if st, b := testkit.Do(t, s, req, &e); st != tc.status || e.StatusCode != tc.status || !strings.HasPrefix(e.Message, tc.message) {
 			t.Errorf("%s: %d, want %d %q: %s", tc.name, st, tc.status, tc.message, b)
 		}
 	}
@@ -183,10 +186,10 @@ func TestTokenPlacement(t *testing.T) {
 // parse exactly as the platform does.
 func TestSendMalformedTokenShape(t *testing.T) {
 	t.Parallel()
-	s := newManual(t)
-	req := newReq(t, s, "POST", "/send/api/v1/casefiles/20251022/create")
+	s := newServer(t)
+	req := testkit.NewReq(t, s, "POST", "/send/api/v1/casefiles/20251022/create")
 	req.Header.Set("X-Auth-Token", "not-a-token")
-	st, b := do(t, s, req, nil)
+	st, b := testkit.Do(t, s, req, nil)
 	var got map[string]any
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatalf("%d %s: %v", st, b, err)
@@ -195,4 +198,13 @@ func TestSendMalformedTokenShape(t *testing.T) {
 	if st != 400 || !reflect.DeepEqual(got, want) {
 		t.Errorf("answer %d %s, want 400 %v", st, b, want)
 	}
+}
+
+// newServer starts a mock on a manual clock at testkit.Epoch, in process,
+// closed when the test ends.
+func newServer(t testing.TB) *mockserver.Server {
+	t.Helper()
+	s := mockserver.New(mockserver.WithManualClock(testkit.Epoch))
+	t.Cleanup(s.Close)
+	return s
 }

@@ -1,4 +1,4 @@
-package mockserver
+package webhooks_test
 
 import (
 	"encoding/json"
@@ -6,16 +6,15 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
-
-var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 
 // wantOffsets are the mock-time offsets of the 36 attempts of the spec's
 // retry policy: at once, 5, 10, 15, 20, 25 s after the previous one, then
@@ -31,11 +30,11 @@ func wantOffsets() []time.Duration {
 func TestRetryScheduleDisablesAndNotifies(t *testing.T) {
 	t.Parallel()
 	realStart := time.Now()
-	s := whServer(t)
+	s := newServer(t)
 	rc := newReceiver(t, http.StatusInternalServerError)
-	_, tok := whUser(t, s, UserSpec{Name: "Dev", Email: "dev@example.test"}) // not an admin
-	sub := whSubscribe(t, s, tok, rc.URL(), testEventType)
-	whTestEvent(t, s, tok)
+	_, tok := addUser(t, s, mockserver.UserSpec{Name: "Dev", Email: "dev@example.test"}) // not an admin
+	sub := subscribe(t, s, tok, rc.URL(), testEventType)
+	sendTestEvent(t, s, tok)
 	s.Advance(31 * time.Hour)
 
 	reqs := rc.Requests()
@@ -49,7 +48,7 @@ func TestRetryScheduleDisablesAndNotifies(t *testing.T) {
 		if err != nil {
 			t.Fatalf("attempt %d: signature: %v", i+1, err)
 		}
-		if got := at.Sub(whEpoch); got != offs[i] {
+		if got := at.Sub(testkit.Epoch); got != offs[i] {
 			t.Errorf("attempt %d at offset %v, want %v", i+1, got, offs[i])
 		}
 		if id := r.Header.Get("X-Event-Id"); id != eventID {
@@ -61,20 +60,20 @@ func TestRetryScheduleDisablesAndNotifies(t *testing.T) {
 		t.Fatalf("journal has %d attempts, want %d", len(journal), len(offs))
 	}
 	for i, d := range journal {
-		if d.Attempt != i+1 || d.Outcome != OutcomeFailed || d.Status != 500 || !d.At.Equal(whEpoch.Add(offs[i])) ||
+		if d.Attempt != i+1 || d.Outcome != mockserver.OutcomeFailed || d.Status != 500 || !d.At.Equal(testkit.Epoch.Add(offs[i])) ||
 			d.SubscriptionID != sub.ID || d.EventID != eventID || d.EventType != testEventType || d.Error == "" {
 			t.Errorf("journal entry %d = %+v", i, d)
 		}
 	}
 
-	tok = whAdminToken(t, s) // the first token expired hours ago
+	tok = adminToken(t, s) // the first token expired hours ago
 	var got subscriptionJSON
-	whCall(t, s, "GET", "/webhook/api/v1/subscriptions/"+sub.ID, tok, nil, &got)
+	sdkCall(t, s, "GET", "/webhook/api/v1/subscriptions/"+sub.ID, tok, nil, &got)
 	if got.IsActive {
 		t.Error("subscription still active after 36 failed attempts")
 	}
 	for _, to := range []string{"dev@example.test", "admin@example.test"} {
-		mails := emailsTo(t, s, to)
+		mails := s.EmailsTo(to)
 		if len(mails) != 1 || !strings.Contains(mails[0].Text, sub.ID) || !strings.Contains(mails[0].Subject, "disabled") {
 			t.Errorf("emails to %s: %+v, want one notification naming the subscription", to, mails)
 		}
@@ -90,16 +89,16 @@ func TestRetryScheduleDisablesAndNotifies(t *testing.T) {
 
 func TestNotificationGoesOnceToAdminCreator(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
+	s := newServer(t)
 	rc := newReceiver(t, http.StatusServiceUnavailable)
-	_, _ = whUser(t, s, UserSpec{Name: "Second admin", Email: "boss@example.test", Admin: true})
-	_, _ = whUser(t, s, UserSpec{Name: "Other customer admin", Email: "far@example.test", Admin: true, NewCustomer: true})
-	tok := whAdminToken(t, s)
-	whSubscribe(t, s, tok, rc.URL(), testEventType)
-	whTestEvent(t, s, tok)
+	_, _ = addUser(t, s, mockserver.UserSpec{Name: "Second admin", Email: "boss@example.test", Admin: true})
+	_, _ = addUser(t, s, mockserver.UserSpec{Name: "Other customer admin", Email: "far@example.test", Admin: true, NewCustomer: true})
+	tok := adminToken(t, s)
+	subscribe(t, s, tok, rc.URL(), testEventType)
+	sendTestEvent(t, s, tok)
 	s.Advance(31 * time.Hour)
 	for to, want := range map[string]int{"admin@example.test": 1, "boss@example.test": 1, "far@example.test": 0} {
-		if n := len(emailsTo(t, s, to)); n != want {
+		if n := len(s.EmailsTo(to)); n != want {
 			t.Errorf("%s got %d notifications, want %d", to, n, want)
 		}
 	}
@@ -107,18 +106,18 @@ func TestNotificationGoesOnceToAdminCreator(t *testing.T) {
 
 func TestReenabledSubscriptionGetsNewEventsOnly(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
+	s := newServer(t)
 	rc := newReceiver(t, http.StatusBadGateway)
-	tok := whAdminToken(t, s)
-	sub := whSubscribe(t, s, tok, rc.URL(), testEventType)
-	whTestEvent(t, s, tok)
+	tok := adminToken(t, s)
+	sub := subscribe(t, s, tok, rc.URL(), testEventType)
+	sendTestEvent(t, s, tok)
 	s.Advance(31 * time.Hour)
 	first := rc.Requests()[0].Header.Get("X-Event-Id")
 
 	rc.SetStatus(http.StatusNoContent)
-	tok = whAdminToken(t, s)
+	tok = adminToken(t, s)
 	var put subscriptionJSON
-	st, b := whCall(t, s, "PUT", "/webhook/api/v1/subscriptions/"+sub.ID, tok,
+	st, b := sdkCall(t, s, "PUT", "/webhook/api/v1/subscriptions/"+sub.ID, tok,
 		map[string]any{"endpoint": rc.URL(), "eventTypes": []string{testEventType}, "isActive": true}, &put)
 	if st != http.StatusOK || !put.IsActive {
 		t.Fatalf("re-enable: %d %s", st, b)
@@ -127,25 +126,25 @@ func TestReenabledSubscriptionGetsNewEventsOnly(t *testing.T) {
 	if n := len(rc.Requests()); n != 36 {
 		t.Fatalf("after re-enabling, old event redelivered: %d attempts, want 36", n)
 	}
-	whTestEvent(t, s, whAdminToken(t, s))
+	sendTestEvent(t, s, adminToken(t, s))
 	s.Advance(0)
 	reqs := rc.Requests()
 	if len(reqs) != 37 || reqs[36].Header.Get("X-Event-Id") == first {
 		t.Fatalf("new event after re-enabling: %d requests in all", len(reqs))
 	}
-	if last := s.Deliveries()[36]; last.Outcome != OutcomeDelivered || last.Status != http.StatusNoContent || last.Attempt != 1 {
+	if last := s.Deliveries()[36]; last.Outcome != mockserver.OutcomeDelivered || last.Status != http.StatusNoContent || last.Attempt != 1 {
 		t.Errorf("new event's delivery = %+v", last)
 	}
 }
 
 func TestSignedDeliveryVerifies(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
+	s := newServer(t)
 	rc := newReceiver(t, http.StatusNoContent)
-	tok := whAdminToken(t, s)
-	sub := whSubscribe(t, s, tok, rc.URL(), testEventType)
+	tok := adminToken(t, s)
+	sub := subscribe(t, s, tok, rc.URL(), testEventType)
 	s.Advance(90 * time.Second) // the signature's t is the mock time of the attempt
-	whTestEvent(t, s, tok)
+	sendTestEvent(t, s, tok)
 	s.Advance(0)
 	reqs := rc.Requests()
 	if len(reqs) != 1 {
@@ -156,8 +155,8 @@ func TestSignedDeliveryVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatalf("signature does not verify: %v (header %q)", err, r.Header.Get("X-Event-Signature"))
 	}
-	if !at.Equal(whEpoch.Add(90 * time.Second)) {
-		t.Errorf("t = %v, want the mock time %v", at, whEpoch.Add(90*time.Second))
+	if !at.Equal(testkit.Epoch.Add(90 * time.Second)) {
+		t.Errorf("t = %v, want the mock time %v", at, testkit.Epoch.Add(90*time.Second))
 	}
 	if _, err := verifySignature(sub.Secret+"x", r.Header, r.Body); err == nil {
 		t.Error("the signature verifies with a wrong secret too")
@@ -184,7 +183,7 @@ func TestSignedDeliveryVerifies(t *testing.T) {
 		body.EventTime.Date != "2026-11-22 10:01:30.000000" || body.EventTime.Timezone != "UTC" {
 		t.Errorf("test event body = %s", r.Body)
 	}
-	if d := s.Deliveries(); len(d) != 1 || d[0].Outcome != OutcomeDelivered || d[0].EventID != r.Header.Get("X-Event-Id") {
+	if d := s.Deliveries(); len(d) != 1 || d[0].Outcome != mockserver.OutcomeDelivered || d[0].EventID != r.Header.Get("X-Event-Id") {
 		t.Errorf("journal = %+v", d)
 	}
 }
@@ -223,18 +222,18 @@ func TestDeliveryOutcomes(t *testing.T) {
 		w.WriteHeader(http.StatusOK)
 	}
 	tests := []outcomeCase{
-		{name: "204 acknowledges", status: 204, wantOut: OutcomeDelivered, wantStatus: 204},
+		{name: "204 acknowledges", status: 204, wantOut: mockserver.OutcomeDelivered, wantStatus: 204},
 		{name: "200 with a body acknowledges", handle: func(w http.ResponseWriter, _ *http.Request) {
 			_, _ = w.Write([]byte(`{"ok":true}`))
-		}, wantOut: OutcomeDelivered, wantStatus: 200},
-		{name: "201 acknowledges", status: 201, wantOut: OutcomeDelivered, wantStatus: 201},
-		{name: "answer after 1.5 s times out", handle: slow, wantOut: OutcomeFailed, wantErr: "within 1s",
+		}, wantOut: mockserver.OutcomeDelivered, wantStatus: 200},
+		{name: "201 acknowledges", status: 201, wantOut: mockserver.OutcomeDelivered, wantStatus: 201},
+		{name: "answer after 1.5 s times out", handle: slow, wantOut: mockserver.OutcomeFailed, wantErr: "within 1s",
 			wantMs: [2]int64{1000, 1400}},
 		{name: "302 is not followed", handle: func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/elsewhere", http.StatusFound)
-		}, wantOut: OutcomeFailed, wantStatus: 302, wantErr: "302"},
-		{name: "closed port", closed: true, wantOut: OutcomeFailed, wantErr: "refused"},
-		{name: "404 fails", status: 404, wantOut: OutcomeFailed, wantStatus: 404, wantErr: "404"},
+		}, wantOut: mockserver.OutcomeFailed, wantStatus: 302, wantErr: "302"},
+		{name: "closed port", closed: true, wantOut: mockserver.OutcomeFailed, wantErr: "refused"},
+		{name: "404 fails", status: 404, wantOut: mockserver.OutcomeFailed, wantStatus: 404, wantErr: "404"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -247,16 +246,16 @@ func TestDeliveryOutcomes(t *testing.T) {
 // checkOutcome delivers one test event to the case's endpoint and checks
 // the journaled attempt.
 func checkOutcome(t *testing.T, tc outcomeCase) {
-	s := whServer(t)
+	s := newServer(t)
 	rc := newReceiver(t, tc.status)
 	rc.Handle = tc.handle
 	endpoint := rc.URL()
 	if tc.closed {
 		endpoint = closedPortURL(t)
 	}
-	tok := whAdminToken(t, s)
-	sub := whSubscribe(t, s, tok, endpoint, testEventType)
-	whTestEvent(t, s, tok)
+	tok := adminToken(t, s)
+	sub := subscribe(t, s, tok, endpoint, testEventType)
+	sendTestEvent(t, s, tok)
 	s.Advance(0)
 	d := s.Deliveries()
 	if len(d) != 1 {
@@ -272,7 +271,7 @@ func checkOutcome(t *testing.T, tc outcomeCase) {
 	if strings.Contains(got.Error, sub.Secret) {
 		t.Error("the journal's error text holds the secret")
 	}
-	if tc.wantOut == OutcomeDelivered && got.Error != "" {
+	if tc.wantOut == mockserver.OutcomeDelivered && got.Error != "" {
 		t.Errorf("delivered attempt with error %q", got.Error)
 	}
 	if n := len(rc.Requests()); !tc.closed && n != 1 {
@@ -282,15 +281,15 @@ func checkOutcome(t *testing.T, tc outcomeCase) {
 
 func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
+	s := newServer(t)
 	slow := newReceiver(t, 0)
 	slow.Handle = func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
 	fast := newReceiver(t, http.StatusNoContent)
-	tok := whAdminToken(t, s)
-	whSubscribe(t, s, tok, slow.URL(), testEventType)
-	whSubscribe(t, s, tok, fast.URL(), testEventType)
+	tok := adminToken(t, s)
+	subscribe(t, s, tok, slow.URL(), testEventType)
+	subscribe(t, s, tok, fast.URL(), testEventType)
 	start := time.Now()
-	whTestEvent(t, s, tok)
+	sendTestEvent(t, s, tok)
 	select {
 	case <-fast.Got:
 	case <-time.After(700 * time.Millisecond):
@@ -304,13 +303,13 @@ func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
 
 func TestDeliveriesKeepOrderPerSubscription(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
+	s := newServer(t)
 	rc := newReceiver(t, http.StatusOK)
-	tok := whAdminToken(t, s)
-	whSubscribe(t, s, tok, rc.URL(), "sign.casefile.completed")
+	tok := adminToken(t, s)
+	subscribe(t, s, tok, rc.URL(), "sign.casefile.completed")
 	const n = 50
 	for i := range n {
-		s.core.Webhooks.Publish(webhooks.Event{CustomerID: DefaultCustomerID, Type: "sign.casefile.completed",
+		testkit.Core(s).Webhooks.Publish(webhooks.Event{CustomerID: mockserver.DefaultCustomerID, Type: "sign.casefile.completed",
 			Body: fmt.Appendf(nil, `{"n":%d}`, i)})
 	}
 	s.Advance(0)
@@ -327,19 +326,20 @@ func TestDeliveriesKeepOrderPerSubscription(t *testing.T) {
 
 func TestEventsOfOtherUsersCaseFilesAreDelivered(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
+	s := newServer(t)
 	rc := newReceiver(t, http.StatusNoContent)
-	whSubscribe(t, s, whAdminToken(t, s), rc.URL(), "sign.casefile.completed", "sign.signer.signed")
-	colleague, _ := whUser(t, s, UserSpec{Name: "Colleague", Email: "colleague@example.test"})
-	stranger, _ := whUser(t, s, UserSpec{Name: "Stranger", Email: "stranger@example.test", NewCustomer: true})
+	subscribe(t, s, adminToken(t, s), rc.URL(), "sign.casefile.completed", "sign.signer.signed")
+	colleague, _ := addUser(t, s, mockserver.UserSpec{Name: "Colleague", Email: "colleague@example.test"})
+	stranger, _ := addUser(t, s, mockserver.UserSpec{Name: "Stranger", Email: "stranger@example.test", NewCustomer: true})
 
-	mine := &caseFile{Title: "colleague's", UserID: colleague.UserID, CustomerID: colleague.CustomerID, Status: 5}
-	theirs := &caseFile{Title: "another customer's", UserID: stranger.UserID, CustomerID: stranger.CustomerID, Status: 5}
-	s.core.Signing.Add(mine)
-	s.core.Signing.Add(theirs)
-	s.core.Signing.EmitCaseFile(mine, "sign.casefile.completed")
-	s.core.Signing.EmitCaseFile(theirs, "sign.casefile.completed")
-	s.core.Signing.EmitCaseFile(mine, "sign.casefile.rejected") // not subscribed
+	mine := &testkit.CaseFile{Title: "colleague's", UserID: colleague.UserID, CustomerID: colleague.CustomerID, Status: 5}
+	theirs := &testkit.CaseFile{Title: "another customer's", UserID: stranger.UserID, CustomerID: stranger.CustomerID, Status: 5}
+	signing := testkit.Core(s).Signing
+	signing.Add(mine)
+	signing.Add(theirs)
+	signing.EmitCaseFile(mine, "sign.casefile.completed")
+	signing.EmitCaseFile(theirs, "sign.casefile.completed")
+	signing.EmitCaseFile(mine, "sign.casefile.rejected") // not subscribed
 	s.Advance(0)
 
 	reqs := rc.Requests()
@@ -358,12 +358,12 @@ func TestEventsOfOtherUsersCaseFilesAreDelivered(t *testing.T) {
 
 func TestRealClockRunsTheSchedule(t *testing.T) {
 	t.Parallel()
-	s := New()
+	s := mockserver.New()
 	t.Cleanup(s.Close)
 	rc := newReceiver(t, http.StatusInternalServerError)
-	tok := whAdminToken(t, s)
-	whSubscribe(t, s, tok, rc.URL(), testEventType)
-	whTestEvent(t, s, tok)
+	tok := adminToken(t, s)
+	subscribe(t, s, tok, rc.URL(), testEventType)
+	sendTestEvent(t, s, tok)
 	select {
 	case <-rc.Got:
 	case <-time.After(2 * time.Second):
@@ -380,13 +380,13 @@ func TestRealClockRunsTheSchedule(t *testing.T) {
 
 func TestResetForgetsWebhookState(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
+	s := newServer(t)
 	rc := newReceiver(t, http.StatusInternalServerError)
-	tok := whAdminToken(t, s)
-	whSubscribe(t, s, tok, rc.URL(), testEventType)
-	whTestEvent(t, s, tok)
+	tok := adminToken(t, s)
+	subscribe(t, s, tok, rc.URL(), testEventType)
+	sendTestEvent(t, s, tok)
 	s.Advance(time.Minute)
-	if err := s.InjectFault(Fault{Path: "/collect/*", Status: 503}); err != nil {
+	if err := s.InjectFault(mockserver.Fault{Path: "/collect/*", Status: 503}); err != nil {
 		t.Fatal(err)
 	}
 	s.Reset()
@@ -397,9 +397,9 @@ func TestResetForgetsWebhookState(t *testing.T) {
 	if len(s.Deliveries()) != 0 || len(s.Faults()) != 0 {
 		t.Errorf("after reset: %d deliveries, %d faults", len(s.Deliveries()), len(s.Faults()))
 	}
-	tok = whAdminToken(t, s)
+	tok = adminToken(t, s)
 	var page struct{ Items []subscriptionJSON }
-	whCall(t, s, "GET", "/webhook/api/v1/subscriptions", tok, nil, &page)
+	sdkCall(t, s, "GET", "/webhook/api/v1/subscriptions", tok, nil, &page)
 	if len(page.Items) != 0 {
 		t.Errorf("after reset: %d subscriptions", len(page.Items))
 	}
@@ -407,20 +407,20 @@ func TestResetForgetsWebhookState(t *testing.T) {
 
 func TestHTTPSEndpointWithTrustedCertificate(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
+	s := newServer(t)
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(ts.Close)
-	tok := whAdminToken(t, s)
-	whSubscribe(t, s, tok, ts.URL+"/hook", testEventType)
-	whTestEvent(t, s, tok) // the test certificate is not trusted yet
+	tok := adminToken(t, s)
+	subscribe(t, s, tok, ts.URL+"/hook", testEventType)
+	sendTestEvent(t, s, tok) // the test certificate is not trusted yet
 	s.Advance(0)
 	s.SetWebhookTLSConfig(ts.Client().Transport.(*http.Transport).TLSClientConfig)
 	s.Advance(5 * time.Second) // the retry
 	d := s.Deliveries()
-	if len(d) != 2 || d[0].Outcome != OutcomeFailed || !strings.Contains(d[0].Error, "certificate") ||
-		d[1].Outcome != OutcomeDelivered || d[1].Attempt != 2 {
+	if len(d) != 2 || d[0].Outcome != mockserver.OutcomeFailed || !strings.Contains(d[0].Error, "certificate") ||
+		d[1].Outcome != mockserver.OutcomeDelivered || d[1].Attempt != 2 {
 		t.Errorf("journal = %+v, want a certificate failure, then the retry delivered", d)
 	}
 }
@@ -433,8 +433,8 @@ func TestHTTPSEndpointWithTrustedCertificate(t *testing.T) {
 // (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#webhook-delivery).
 func TestDeliveryIsJournaledBeforeTheReceiverGetsIt(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
+	s := newServer(t)
+	tok := adminToken(t, s)
 	rc := newReceiver(t, 0)
 	var mu sync.Mutex
 	var problems []string
@@ -443,9 +443,9 @@ func TestDeliveryIsJournaledBeforeTheReceiverGetsIt(t *testing.T) {
 		defer mu.Unlock()
 		problems = append(problems, fmt.Sprintf(format, args...))
 	}
-	pending := func(list []Delivery, id string) bool {
+	pending := func(list []mockserver.Delivery, id string) bool {
 		for _, d := range list {
-			if d.EventID == id && d.Outcome == OutcomePending && d.Status == 0 && d.Error == "" {
+			if d.EventID == id && d.Outcome == mockserver.OutcomePending && d.Status == 0 && d.Error == "" {
 				return true
 			}
 		}
@@ -469,20 +469,20 @@ func TestDeliveryIsJournaledBeforeTheReceiverGetsIt(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		var listed struct {
-			Items []Delivery `json:"items"`
+			Items []mockserver.Delivery `json:"items"`
 		}
 		if err := json.NewDecoder(resp.Body).Decode(&listed); err != nil || resp.StatusCode != http.StatusOK ||
 			!pending(listed.Items, id) {
 			complain("GET /mock/deliveries inside the receiver: %d %+v %v", resp.StatusCode, listed.Items, err)
 		}
 	}
-	whSubscribe(t, s, tok, rc.URL(), testEventType)
+	subscribe(t, s, tok, rc.URL(), testEventType)
 	const events = 50
 	for i := range events {
-		whTestEvent(t, s, tok)
+		sendTestEvent(t, s, tok)
 		s.Advance(0) // returns once the attempt has ended
 		d := s.Deliveries()
-		if len(d) != i+1 || d[i].Outcome != OutcomeDelivered || d[i].Status != http.StatusNoContent || d[i].Attempt != 1 {
+		if len(d) != i+1 || d[i].Outcome != mockserver.OutcomeDelivered || d[i].Status != http.StatusNoContent || d[i].Attempt != 1 {
 			t.Fatalf("after event %d the journal is %+v, want %d attempts, the last delivered", i+1, d, i+1)
 		}
 	}

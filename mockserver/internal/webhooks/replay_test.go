@@ -1,4 +1,4 @@
-package mockserver
+package webhooks_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 	"github.com/signkit/signkit-go/mockserver/internal/wire"
 )
 
@@ -14,22 +16,22 @@ import (
 // subscription that no longer takes it a 409.
 func TestReplayDeliversTheSameEventAgain(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
+	s := newServer(t)
+	tok := adminToken(t, s)
 	rc := newReceiver(t, http.StatusOK)
-	sub := whSubscribe(t, s, tok, rc.URL(), "webhook.subscription.test")
-	whTestEvent(t, s, tok)
+	sub := subscribe(t, s, tok, rc.URL(), "webhook.subscription.test")
+	sendTestEvent(t, s, tok)
 	s.Advance(0)
 	first := s.Deliveries()
 	if len(first) != 1 || len(rc.Requests()) != 1 {
 		t.Fatalf("before the replay: %d attempts, %d received", len(first), len(rc.Requests()))
 	}
-	if err := s.core.Webhooks.Replay(sub.ID, first[0].EventID); err != nil {
+	if err := testkit.Core(s).Webhooks.Replay(sub.ID, first[0].EventID); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(0)
 	got, reqs := s.Deliveries(), rc.Requests()
-	if len(got) != 2 || got[1].EventID != first[0].EventID || got[1].Attempt != 1 || got[1].Outcome != OutcomeDelivered ||
+	if len(got) != 2 || got[1].EventID != first[0].EventID || got[1].Attempt != 1 || got[1].Outcome != mockserver.OutcomeDelivered ||
 		got[0].Replay || !got[1].Replay {
 		t.Fatalf("after the replay: %+v", got)
 	}
@@ -41,14 +43,14 @@ func TestReplayDeliversTheSameEventAgain(t *testing.T) {
 	}
 
 	var we *wire.Error
-	if err := s.core.Webhooks.Replay(sub.ID, "no-such-event"); !errors.As(err, &we) || we.Status != 404 {
+	if err := testkit.Core(s).Webhooks.Replay(sub.ID, "no-such-event"); !errors.As(err, &we) || we.Status != 404 {
 		t.Fatalf("replay of an unknown event: %v", err)
 	}
-	if st, b := whCall(t, s, "PUT", "/webhook/api/v1/subscriptions/"+sub.ID, tok, map[string]any{
+	if st, b := sdkCall(t, s, "PUT", "/webhook/api/v1/subscriptions/"+sub.ID, tok, map[string]any{
 		"endpoint": rc.URL(), "eventTypes": []string{"webhook.subscription.test"}, "isActive": false}, nil); st != 200 {
 		t.Fatalf("deactivate: %d %s", st, b)
 	}
-	if err := s.core.Webhooks.Replay(sub.ID, first[0].EventID); !errors.As(err, &we) || we.Status != 409 {
+	if err := testkit.Core(s).Webhooks.Replay(sub.ID, first[0].EventID); !errors.As(err, &we) || we.Status != 409 {
 		t.Fatalf("replay to an inactive subscription: %v", err)
 	}
 }

@@ -1,25 +1,24 @@
-package mockserver
+package webhooks_test
 
 import (
 	"bytes"
 	"fmt"
 	"net/http"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 	"github.com/signkit/signkit-go/mockserver/internal/webhooks"
 )
 
-const subsPath = "/webhook/api/v1/subscriptions"
-
 func TestSubscriptionCreateAnswersTheSpecShape(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
+	s := newServer(t)
+	tok := adminToken(t, s)
 	var raw map[string]any
-	st, b := whCall(t, s, "POST", subsPath, tok,
+	st, b := sdkCall(t, s, "POST", subsPath, tok,
 		map[string]any{"endpoint": "https://hooks.example.test/in", "eventTypes": []string{"sign.casefile.completed"}}, &raw)
 	if st != http.StatusCreated {
 		t.Fatalf("create: %d %s", st, b)
@@ -36,10 +35,10 @@ func TestSubscriptionCreateAnswersTheSpecShape(t *testing.T) {
 	if !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(secret) {
 		t.Errorf("secret %q is not 32 random bytes in hex", secret)
 	}
-	if !uuidRE.MatchString(raw["id"].(string)) || raw["isActive"] != true || raw["customerId"] != float64(DefaultCustomerID) {
+	if !uuidRE.MatchString(raw["id"].(string)) || raw["isActive"] != true || raw["customerId"] != float64(mockserver.DefaultCustomerID) {
 		t.Errorf("answer = %s", b)
 	}
-	other := whSubscribe(t, s, tok, "https://hooks.example.test/other", testEventType)
+	other := subscribe(t, s, tok, "https://hooks.example.test/other", testEventType)
 	if other.Secret == secret {
 		t.Error("two subscriptions got the same secret")
 	}
@@ -72,13 +71,13 @@ func TestSubscriptionValidation(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s := whServer(t)
-			tok := whAdminToken(t, s)
-			req := newWebhookRequest(t, s, "POST", subsPath, tok, tc.body)
-			var e apiErr
-			st, b := do(t, s, req, &e)
+			s := newServer(t)
+			tok := adminToken(t, s)
+			req := webhookRequest(t, s, "POST", subsPath, tok, tc.body)
+			var e testkit.APIError
+			st, b := testkit.Do(t, s, req, &e)
 			var page struct{ Items []subscriptionJSON }
-			whCall(t, s, "GET", subsPath, tok, nil, &page)
+			sdkCall(t, s, "GET", subsPath, tok, nil, &page)
 			if tc.wantField == "" {
 				if st != http.StatusCreated || len(page.Items) != 1 {
 					t.Fatalf("got %d %s and %d stored, want 201 and one stored", st, b, len(page.Items))
@@ -95,25 +94,10 @@ func TestSubscriptionValidation(t *testing.T) {
 	}
 }
 
-// newWebhookRequest builds a request with a raw JSON body and the webhook
-// service's headers.
-func newWebhookRequest(t *testing.T, s *Server, method, path, token, body string) *http.Request {
-	t.Helper()
-	req, err := http.NewRequest(method, s.URL()+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Accept-Charset", "utf-8")
-	req.Header.Set("Authorization", "Bearer "+token)
-	return req
-}
-
 func TestSubscriptionHeaders(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
+	s := newServer(t)
+	tok := adminToken(t, s)
 	body := `{"endpoint":"https://example.test/%d","eventTypes":["sign.signer.signed"],"isActive":false}`
 	tests := []struct {
 		name   string
@@ -146,7 +130,7 @@ func TestSubscriptionHeaders(t *testing.T) {
 		for k, v := range tc.header {
 			req.Header.Set(k, v)
 		}
-		if st, b := do(t, s, req, nil); st != tc.want {
+		if st, b := testkit.Do(t, s, req, nil); st != tc.want {
 			t.Errorf("%s: got %d %s, want %d", tc.name, st, b, tc.want)
 		}
 	}
@@ -154,63 +138,63 @@ func TestSubscriptionHeaders(t *testing.T) {
 
 func TestSubscriptionCRUD(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
-	_, colleagueTok := whUser(t, s, UserSpec{Name: "Colleague"})
-	_, strangerTok := whUser(t, s, UserSpec{Name: "Stranger", NewCustomer: true})
-	a := whSubscribe(t, s, tok, "https://example.test/a", "sign.signer.signed")
+	s := newServer(t)
+	tok := adminToken(t, s)
+	_, colleagueTok := addUser(t, s, mockserver.UserSpec{Name: "Colleague"})
+	_, strangerTok := addUser(t, s, mockserver.UserSpec{Name: "Stranger", NewCustomer: true})
+	a := subscribe(t, s, tok, "https://example.test/a", "sign.signer.signed")
 	s.Advance(time.Second)
-	b := whSubscribe(t, s, colleagueTok, "https://example.test/b", testEventType)
-	whSubscribe(t, s, strangerTok, "https://example.test/a", "sign.signer.signed") // another customer may reuse it
+	b := subscribe(t, s, colleagueTok, "https://example.test/b", testEventType)
+	subscribe(t, s, strangerTok, "https://example.test/a", "sign.signer.signed") // another customer may reuse it
 
 	var page struct{ Items []subscriptionJSON }
-	whCall(t, s, "GET", subsPath, tok, nil, &page)
+	sdkCall(t, s, "GET", subsPath, tok, nil, &page)
 	if len(page.Items) != 2 || page.Items[0].ID != a.ID || page.Items[1].ID != b.ID || page.Items[0].Secret != a.Secret {
 		t.Fatalf("list = %+v, want the customer's two subscriptions, oldest first, with secrets", page.Items)
 	}
 	var got subscriptionJSON
-	if st, _ := whCall(t, s, "GET", subsPath+"/"+b.ID, tok, nil, &got); st != 200 || got.Secret != b.Secret {
+	if st, _ := sdkCall(t, s, "GET", subsPath+"/"+b.ID, tok, nil, &got); st != 200 || got.Secret != b.Secret {
 		t.Errorf("get a colleague's subscription: %d %+v", st, got)
 	}
-	if st, _ := whCall(t, s, "GET", subsPath+"/"+a.ID, strangerTok, nil, nil); st != 404 {
+	if st, _ := sdkCall(t, s, "GET", subsPath+"/"+a.ID, strangerTok, nil, nil); st != 404 {
 		t.Errorf("another customer's get: %d, want 404", st)
 	}
 
 	put := map[string]any{"endpoint": "https://example.test/a2", "eventTypes": []string{"sign.casefile.expired"}, "isActive": false}
-	if st, _ := whCall(t, s, "PUT", subsPath+"/"+a.ID, strangerTok, put, nil); st != 404 {
+	if st, _ := sdkCall(t, s, "PUT", subsPath+"/"+a.ID, strangerTok, put, nil); st != 404 {
 		t.Errorf("another customer's put: %d, want 404", st)
 	}
-	if st, body := whCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, &got); st != 200 || got.IsActive ||
+	if st, body := sdkCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, &got); st != 200 || got.IsActive ||
 		got.Endpoint != "https://example.test/a2" || len(got.EventTypes) != 1 || got.EventTypes[0] != "sign.casefile.expired" ||
 		got.Secret != a.Secret || got.ID != a.ID {
 		t.Errorf("put: %d %s", st, body)
 	}
 	put["isActive"] = true // re-enabled
-	if whCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, &got); !got.IsActive {
+	if sdkCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, &got); !got.IsActive {
 		t.Errorf("put with isActive true: %+v", got)
 	}
 	delete(put, "isActive") // PUT replaces the whole subscription: absent isActive is false
 	put["endpoint"] = "https://example.test/a3"
-	if whCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, &got); got.IsActive || got.Endpoint != "https://example.test/a3" {
+	if sdkCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, &got); got.IsActive || got.Endpoint != "https://example.test/a3" {
 		t.Errorf("put without isActive: %+v, want it inactive", got)
 	}
 	put["endpoint"] = "https://EXAMPLE.test/b"
-	if st, _ := whCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, nil); st != 409 {
+	if st, _ := sdkCall(t, s, "PUT", subsPath+"/"+a.ID, tok, put, nil); st != 409 {
 		t.Errorf("put onto b's endpoint: %d, want 409", st)
 	}
-	if st, _ := whCall(t, s, "PUT", subsPath+"/"+a.ID, tok, map[string]any{"endpoint": "http://example.test/x",
+	if st, _ := sdkCall(t, s, "PUT", subsPath+"/"+a.ID, tok, map[string]any{"endpoint": "http://example.test/x",
 		"eventTypes": []string{"sign.casefile.expired"}}, nil); st != 422 {
 		t.Errorf("invalid put: %d, want 422", st)
 	}
 
-	if st, _ := whCall(t, s, "DELETE", subsPath+"/"+a.ID, strangerTok, nil, nil); st != 404 {
+	if st, _ := sdkCall(t, s, "DELETE", subsPath+"/"+a.ID, strangerTok, nil, nil); st != 404 {
 		t.Errorf("another customer's delete: %d, want 404", st)
 	}
-	if st, _ := whCall(t, s, "DELETE", subsPath+"/"+a.ID, tok, nil, nil); st != 204 {
+	if st, _ := sdkCall(t, s, "DELETE", subsPath+"/"+a.ID, tok, nil, nil); st != 204 {
 		t.Errorf("delete: %d, want 204", st)
 	}
 	for _, m := range []string{"GET", "DELETE"} {
-		if st, _ := whCall(t, s, m, subsPath+"/"+a.ID, tok, nil, nil); st != 404 {
+		if st, _ := sdkCall(t, s, m, subsPath+"/"+a.ID, tok, nil, nil); st != 404 {
 			t.Errorf("%s after delete: %d, want 404", m, st)
 		}
 	}
@@ -218,62 +202,50 @@ func TestSubscriptionCRUD(t *testing.T) {
 
 func TestActiveSubscriptionLimit(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
-	_, colleagueTok := whUser(t, s, UserSpec{Name: "Colleague"})
+	s := newServer(t)
+	tok := adminToken(t, s)
+	colleague, colleagueTok := addUser(t, s, mockserver.UserSpec{Name: "Colleague"})
 	failing := newReceiver(t, http.StatusInternalServerError)
-	whSubscribe(t, s, tok, failing.URL(), testEventType)
+	subscribe(t, s, tok, failing.URL(), testEventType)
 	for i := range 4 {
-		whSubscribe(t, s, tok, fmt.Sprintf("https://example.test/%d", i), "sign.signer.signed")
+		subscribe(t, s, tok, fmt.Sprintf("https://example.test/%d", i), "sign.signer.signed")
 	}
 	sixth := map[string]any{"endpoint": "https://example.test/sixth", "eventTypes": []string{"sign.signer.signed"}}
-	var e apiErr
-	if st, b := whCall(t, s, "POST", subsPath, colleagueTok, sixth, &e); st != 409 || e.Error != "conflict" {
+	var e testkit.APIError
+	if st, b := sdkCall(t, s, "POST", subsPath, colleagueTok, sixth, &e); st != 409 || e.Error != "conflict" {
 		t.Fatalf("sixth active subscription by a colleague: %d %s, want 409", st, b)
 	}
 	inactive := map[string]any{"endpoint": "https://example.test/off", "eventTypes": []string{"sign.signer.signed"}, "isActive": false}
 	var off subscriptionJSON
-	if st, b := whCall(t, s, "POST", subsPath, colleagueTok, inactive, &off); st != 201 || off.IsActive {
+	if st, b := sdkCall(t, s, "POST", subsPath, colleagueTok, inactive, &off); st != 201 || off.IsActive {
 		t.Fatalf("an inactive sixth: %d %s, want 201", st, b)
 	}
 	enable := map[string]any{"endpoint": "https://example.test/off", "eventTypes": []string{"sign.signer.signed"}, "isActive": true}
-	if st, _ := whCall(t, s, "PUT", subsPath+"/"+off.ID, colleagueTok, enable, nil); st != 409 {
+	if st, _ := sdkCall(t, s, "PUT", subsPath+"/"+off.ID, colleagueTok, enable, nil); st != 409 {
 		t.Errorf("enabling a sixth: %d, want 409", st)
 	}
-	if st, _ := whCall(t, s, "POST", subsPath, tok, map[string]any{"endpoint": failing.URL(),
+	if st, _ := sdkCall(t, s, "POST", subsPath, tok, map[string]any{"endpoint": failing.URL(),
 		"eventTypes": []string{"sign.signer.signed"}, "isActive": false}, nil); st != 409 {
 		t.Errorf("same endpoint twice: %d, want 409", st)
 	}
 
-	whTestEvent(t, s, tok)
+	sendTestEvent(t, s, tok)
 	s.Advance(31 * time.Hour) // the failing subscription is disabled
-	colleagueTok = login(t, s, mustCreds(t, s, "Colleague"))
-	if st, b := whCall(t, s, "POST", subsPath, colleagueTok, sixth, nil); st != 201 {
+	colleagueTok = login(t, s, colleague)
+	if st, b := sdkCall(t, s, "POST", subsPath, colleagueTok, sixth, nil); st != 201 {
 		t.Errorf("after one was disabled: %d %s, want 201", st, b)
 	}
 }
 
-// mustCreds answers the credentials of the default customer's user named name.
-func mustCreds(t *testing.T, s *Server, name string) UserCredentials {
-	t.Helper()
-	for id := DefaultUserID; s.core.Auth.ByID(id) != nil; id++ { // ids are handed out in order
-		if u := s.core.Auth.ByID(id); u.Name == name {
-			return UserCredentials(u.Identity())
-		}
-	}
-	t.Fatalf("no user %q", name)
-	return UserCredentials{}
-}
-
 func TestConcurrentCreatesRespectTheLimit(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
+	s := newServer(t)
+	tok := adminToken(t, s)
 	const n = 20
 	codes := make(chan int, n)
 	for i := range n {
 		go func() {
-			req := newWebhookRequest(t, s, "POST", subsPath, tok,
+			req := webhookRequest(t, s, "POST", subsPath, tok,
 				fmt.Sprintf(`{"endpoint":"https://example.test/%d","eventTypes":["sign.signer.signed"]}`, i))
 			resp, err := (&http.Client{Transport: s.Transport()}).Do(req)
 			if err != nil {
@@ -301,16 +273,16 @@ func TestConcurrentCreatesRespectTheLimit(t *testing.T) {
 
 func TestTestEventGoesToSubscribersOfTheCustomer(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
+	s := newServer(t)
+	tok := adminToken(t, s)
 	listening := newReceiver(t, http.StatusNoContent)
 	other := newReceiver(t, http.StatusNoContent)
 	foreign := newReceiver(t, http.StatusNoContent)
-	whSubscribe(t, s, tok, listening.URL(), testEventType, "sign.signer.signed")
-	whSubscribe(t, s, tok, other.URL(), "sign.signer.signed")
-	_, strangerTok := whUser(t, s, UserSpec{Name: "Stranger", NewCustomer: true})
-	whSubscribe(t, s, strangerTok, foreign.URL(), testEventType)
-	whTestEvent(t, s, tok)
+	subscribe(t, s, tok, listening.URL(), testEventType, "sign.signer.signed")
+	subscribe(t, s, tok, other.URL(), "sign.signer.signed")
+	_, strangerTok := addUser(t, s, mockserver.UserSpec{Name: "Stranger", NewCustomer: true})
+	subscribe(t, s, strangerTok, foreign.URL(), testEventType)
+	sendTestEvent(t, s, tok)
 	s.Advance(0)
 	if len(listening.Requests()) != 1 || len(other.Requests()) != 0 || len(foreign.Requests()) != 0 {
 		t.Errorf("deliveries: listening %d, not listing the type %d, other customer %d; want 1, 0, 0",
@@ -323,9 +295,9 @@ func TestTestEventGoesToSubscribersOfTheCustomer(t *testing.T) {
 // refused with 422 (both are required) without changing anything.
 func TestSubscriptionReplaceIsWhole(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
-	sub := whSubscribe(t, s, tok, "https://example.test/whole", "sign.signer.signed")
+	s := newServer(t)
+	tok := adminToken(t, s)
+	sub := subscribe(t, s, tok, "https://example.test/whole", "sign.signer.signed")
 	path := subsPath + "/" + sub.ID
 	tests := []struct {
 		name   string
@@ -342,8 +314,8 @@ func TestSubscriptionReplaceIsWhole(t *testing.T) {
 		{"eventTypes empty", map[string]any{"endpoint": "https://example.test/w4", "eventTypes": []string{}, "isActive": false}, 422, "eventTypes", true},
 	}
 	for _, tc := range tests {
-		var e apiErr
-		st, b := whCall(t, s, "PUT", path, tok, tc.body, &e)
+		var e testkit.APIError
+		st, b := sdkCall(t, s, "PUT", path, tok, tc.body, &e)
 		if st != tc.status {
 			t.Errorf("%s: %d %s, want %d", tc.name, st, b, tc.status)
 			continue
@@ -352,7 +324,7 @@ func TestSubscriptionReplaceIsWhole(t *testing.T) {
 			t.Errorf("%s: details %+v, want one on %s", tc.name, e.Details, tc.field)
 		}
 		var got subscriptionJSON
-		whCall(t, s, "GET", path, tok, nil, &got)
+		sdkCall(t, s, "GET", path, tok, nil, &got)
 		if got.IsActive != tc.active || got.Secret != sub.Secret {
 			t.Errorf("%s: stored %+v, want isActive %t and the secret kept", tc.name, got, tc.active)
 		}
@@ -370,10 +342,10 @@ func TestSubscriptionReplaceIsWhole(t *testing.T) {
 // that is not a JSON object is a 400 and sends nothing.
 func TestTestEventBodies(t *testing.T) {
 	t.Parallel()
-	s := whServer(t)
-	tok := whAdminToken(t, s)
+	s := newServer(t)
+	tok := adminToken(t, s)
 	rcv := newReceiver(t, http.StatusNoContent)
-	whSubscribe(t, s, tok, rcv.URL(), testEventType)
+	subscribe(t, s, tok, rcv.URL(), testEventType)
 	tests := []struct {
 		name, body string
 		status     int
@@ -387,8 +359,8 @@ func TestTestEventBodies(t *testing.T) {
 	}
 	sent := 0
 	for _, tc := range tests {
-		req := newWebhookRequest(t, s, "POST", subsPath+"/test", tok, tc.body)
-		if st, b := do(t, s, req, nil); st != tc.status {
+		req := webhookRequest(t, s, "POST", subsPath+"/test", tok, tc.body)
+		if st, b := testkit.Do(t, s, req, nil); st != tc.status {
 			t.Errorf("%s: %d %s, want %d", tc.name, st, b, tc.status)
 		}
 		if tc.status == 204 {

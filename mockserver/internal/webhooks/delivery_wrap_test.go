@@ -1,9 +1,12 @@
-package mockserver
+package webhooks_test
 
 import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/signkit/signkit-go/mockserver"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit"
 )
 
 // TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight holds one delivery
@@ -14,7 +17,7 @@ import (
 // (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#webhook-delivery).
 func TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight(t *testing.T) {
 	t.Parallel()
-	s := whServer(t, WithJournalSize(2))
+	s := newServer(t, mockserver.WithJournalSize(2))
 	entered, release := make(chan struct{}), make(chan struct{})
 	held := newReceiver(t, http.StatusNoContent)
 	held.Handle = func(w http.ResponseWriter, _ *http.Request) {
@@ -25,9 +28,9 @@ func TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	}
-	tokA := whAdminToken(t, s)
-	subA := whSubscribe(t, s, tokA, held.URL(), testEventType)
-	whTestEvent(t, s, tokA)
+	tokA := adminToken(t, s)
+	subA := subscribe(t, s, tokA, held.URL(), testEventType)
+	sendTestEvent(t, s, tokA)
 	select {
 	case <-entered:
 	case <-time.After(10 * time.Second):
@@ -36,10 +39,10 @@ func TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight(t *testing.T) {
 
 	// Another customer's three deliveries come round the journal meanwhile.
 	fast := newReceiver(t, http.StatusNoContent)
-	_, tokB := whUser(t, s, UserSpec{Name: "Bea", Email: "bea@example.com", Admin: true, NewCustomer: true})
-	whSubscribe(t, s, tokB, fast.URL(), testEventType)
+	_, tokB := addUser(t, s, mockserver.UserSpec{Name: "Bea", Email: "bea@example.com", Admin: true, NewCustomer: true})
+	subscribe(t, s, tokB, fast.URL(), testEventType)
 	for range 3 {
-		whTestEvent(t, s, tokB)
+		sendTestEvent(t, s, tokB)
 		select {
 		case <-fast.Got:
 		case <-time.After(10 * time.Second):
@@ -54,13 +57,13 @@ func TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight(t *testing.T) {
 	close(release)
 	s.Advance(0) // waits for the held attempt to end
 
-	var kept []Delivery
+	var kept []mockserver.Delivery
 	for _, d := range s.Deliveries() {
 		if d.SubscriptionID == subA.ID {
 			kept = append(kept, d)
 		}
 	}
-	if len(kept) != 1 || kept[0].Outcome == OutcomePending || kept[0].Attempt != 1 {
+	if len(kept) != 1 || kept[0].Outcome == mockserver.OutcomePending || kept[0].Attempt != 1 {
 		t.Fatalf("held attempt's entries %+v; journal %+v", kept, s.Deliveries())
 	}
 	if all := s.Deliveries(); all[len(all)-1] != kept[0] {
@@ -73,7 +76,7 @@ func TestWrappedJournalKeepsTheOutcomeOfAnAttemptInFlight(t *testing.T) {
 			Status  int    `json:"status"`
 		} `json:"items"`
 	}
-	if st, b := call(t, s, http.MethodGet, "/mock/deliveries?subscriptionId="+subA.ID, "", nil, &page); st != http.StatusOK ||
+	if st, b := testkit.Call(t, s, http.MethodGet, "/mock/deliveries?subscriptionId="+subA.ID, "", nil, &page); st != http.StatusOK ||
 		len(page.Items) != 1 || page.Items[0].EventID != kept[0].EventID || page.Items[0].Outcome != kept[0].Outcome {
 		t.Errorf("GET /mock/deliveries: %d %s", st, b)
 	}
