@@ -23,11 +23,6 @@ func tokenBody(c UserCredentials, createdAt time.Time) map[string]string {
 	return testkit.TokenBody(testkit.Credentials(c), createdAt)
 }
 
-// tokenBodyAt builds a token request body with created_at written as given.
-func tokenBodyAt(c UserCredentials, ca string) map[string]string {
-	return testkit.TokenBodyAt(testkit.Credentials(c), ca)
-}
-
 // login answers a fresh access token for the credentials.
 func login(t testing.TB, s *Server, c UserCredentials) string {
 	t.Helper()

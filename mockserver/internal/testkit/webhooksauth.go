@@ -15,18 +15,6 @@ import (
 // SubscriptionsPath is the webhook subscriptions collection of the mock.
 const SubscriptionsPath = "/webhook/api/v1/subscriptions"
 
-// APIError is the platform's JSON error body, as the mock answers it: a
-// validation failure (422) names each refused field in Details.
-type APIError struct {
-	StatusCode int    `json:"statusCode"`
-	Error      string `json:"error"`
-	Message    string `json:"message"`
-	Details    []struct {
-		Field   string `json:"field"`
-		Message string `json:"message"`
-	} `json:"details"`
-}
-
 // WebhookRequest builds a request to the mock with a raw JSON body (sent as
 // it is, malformed or not), the headers the SDK sends to the webhook service
 // and token as a Bearer token.
