@@ -9,6 +9,7 @@ import (
 
 	"github.com/signkit/signkit-go/mockserver"
 	"github.com/signkit/signkit-go/mockserver/internal/testkit"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit/mocktest"
 )
 
 // phpCreatedAt is created_at as the platform's PHP SDK writes it.
@@ -200,11 +201,5 @@ func TestSendMalformedTokenShape(t *testing.T) {
 	}
 }
 
-// newServer starts a mock on a manual clock at testkit.Epoch, in process,
-// closed when the test ends.
-func newServer(t testing.TB) *mockserver.Server {
-	t.Helper()
-	s := mockserver.New(mockserver.WithManualClock(testkit.Epoch))
-	t.Cleanup(s.Close)
-	return s
-}
+// newServer is the kit's manual-clock mock.
+func newServer(t testing.TB) *mockserver.Server { return mocktest.Manual(t) }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/signkit/signkit-go/mockserver"
 	"github.com/signkit/signkit-go/mockserver/internal/testkit"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit/mocktest"
 )
 
 // These tests drive the Send service through a mock started with the
@@ -15,16 +16,12 @@ import (
 // valid PDF to upload.
 func sendServer(t testing.TB, opts ...mockserver.Option) (*mockserver.Server, string, testkit.Part) {
 	t.Helper()
-	s := mockserver.New(append([]mockserver.Option{mockserver.WithManualClock(testkit.Epoch)}, opts...)...)
-	t.Cleanup(s.Close)
-	return s, login(t, s, s.DefaultCredentials()), testkit.FilePart("doc.pdf", mockserver.SamplePDF("Contract text"))
+	s := mocktest.Manual(t, opts...)
+	return s, mocktest.AdminToken(t, s), mocktest.SamplePDF()
 }
 
-// login answers a fresh access token for the credentials.
-func login(t testing.TB, s *mockserver.Server, c mockserver.UserCredentials) string {
-	t.Helper()
-	return testkit.Login(t, s, testkit.Credentials(c))
-}
+// login is the kit's, under the name these tests use.
+var login = mocktest.Login
 
 // titled is a one-signer case file definition with a title.
 func titled(title string) map[string]any {

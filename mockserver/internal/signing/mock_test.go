@@ -6,6 +6,7 @@ import (
 
 	"github.com/signkit/signkit-go/mockserver"
 	"github.com/signkit/signkit-go/mockserver/internal/testkit"
+	"github.com/signkit/signkit-go/mockserver/internal/testkit/mocktest"
 )
 
 // The tests of this file's package reach the signing service through a
@@ -13,37 +14,25 @@ import (
 // testkit.Core for what no route shows
 // (https://github.com/signkit/signkit-go/blob/main/docs/mockserver.md#layout).
 
-// newManual is a mock on a manual clock from testkit.Epoch, closed when the
-// test ends.
-func newManual(t testing.TB, opts ...mockserver.Option) *mockserver.Server {
-	t.Helper()
-	s := mockserver.New(append([]mockserver.Option{mockserver.WithManualClock(testkit.Epoch)}, opts...)...)
-	t.Cleanup(s.Close)
-	return s
-}
+// The kit's mock starters under the names these tests use.
+var (
+	newManual  = mocktest.Manual
+	adminToken = mocktest.AdminToken
+)
 
 // newMock is a manual-clock mock, a token of its default admin, and a valid
 // PDF to upload.
 func newMock(t testing.TB, opts ...mockserver.Option) (*mockserver.Server, string, testkit.Part) {
 	t.Helper()
-	s := newManual(t, opts...)
-	return s, adminToken(t, s), testkit.FilePart("doc.pdf", mockserver.SamplePDF("Contract text"))
-}
-
-// adminToken answers a fresh access token of the mock's default admin.
-func adminToken(t testing.TB, s *mockserver.Server) string {
-	t.Helper()
-	return testkit.Login(t, s, testkit.Credentials(s.DefaultCredentials()))
+	s := mocktest.Manual(t, opts...)
+	return s, mocktest.AdminToken(t, s), mocktest.SamplePDF()
 }
 
 // userToken adds a user to s and answers a token of theirs.
-func userToken(t *testing.T, s *mockserver.Server, spec mockserver.UserSpec) string {
+func userToken(t testing.TB, s *mockserver.Server, spec mockserver.UserSpec) string {
 	t.Helper()
-	c, err := s.AddUser(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return testkit.Login(t, s, testkit.Credentials(c))
+	_, tok := mocktest.AddUser(t, s, spec)
+	return tok
 }
 
 const day = 24 * time.Hour
