@@ -23,11 +23,4 @@ func sendServer(t testing.TB, opts ...mockserver.Option) (*mockserver.Server, st
 // login is the kit's, under the name these tests use.
 var login = mocktest.Login
 
-// titled is a one-signer case file definition with a title.
-func titled(title string) map[string]any {
-	cf := testkit.CaseDef("Ann:ann@example.com")
-	cf["title"] = title
-	return cf
-}
-
 const day = 24 * time.Hour

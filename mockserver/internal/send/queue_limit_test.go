@@ -50,8 +50,8 @@ func TestQueueStatusRateLimit(t *testing.T) {
 	s, tok, file := sendServer(t)
 	wall := &fakeWall{t: time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)}
 	testkit.Core(s).Send.SetWallClock(wall.now)
-	_, _, a := testkit.SendCreate(t, s, tok, testkit.DataPart(t, titled("A")), file)
-	_, _, b := testkit.SendCreate(t, s, tok, testkit.DataPart(t, titled("B")), file)
+	_, _, a := testkit.SendCreate(t, s, tok, testkit.DataPart(t, testkit.TitledCase("A", nil)), file)
+	_, _, b := testkit.SendCreate(t, s, tok, testkit.DataPart(t, testkit.TitledCase("B", nil)), file)
 	for i := range send.StatusLimit {
 		if st, _, body := statusRaw(t, s, a.UUID, a.PayloadHash); st != 200 {
 			t.Fatalf("check %d: %d %s", i+1, st, body)

@@ -48,7 +48,7 @@ func TestDuplicatePayloads(t *testing.T) {
 				if sd.colleague {
 					creds = colleague
 				}
-				st, b, j := testkit.SendCreate(t, s, login(t, s, creds), testkit.DataPart(t, titled(sd.title)), file)
+				st, b, j := testkit.SendCreate(t, s, login(t, s, creds), testkit.DataPart(t, testkit.TitledCase(sd.title, nil)), file)
 				if st != http.StatusOK {
 					t.Fatalf("send %d: %d %s, want 200 (a duplicate is accepted, its job is aborted)", i, st, b)
 				}
@@ -89,7 +89,7 @@ func TestDuplicatePayloads(t *testing.T) {
 func TestDuplicatesAcceptedAtOnce(t *testing.T) {
 	t.Parallel()
 	s, tok, file := sendServer(t)
-	data := testkit.DataPart(t, titled("Race"))
+	data := testkit.DataPart(t, testkit.TitledCase("Race", nil))
 	const n = 8
 	jobs := make([]testkit.Job, n)
 	var wg sync.WaitGroup
@@ -134,7 +134,7 @@ func TestDuplicatesAcceptedAtOnce(t *testing.T) {
 func TestDuplicateOfAFailedRequestIsNotADuplicate(t *testing.T) {
 	t.Parallel()
 	s, tok, file := sendServer(t)
-	bad := titled("Refused")
+	bad := testkit.TitledCase("Refused", nil)
 	bad["language"] = "xx"
 	if st, b, _ := testkit.SendCreate(t, s, tok, testkit.DataPart(t, bad), file); st != http.StatusBadRequest {
 		t.Fatalf("invalid request: %d %s", st, b)
