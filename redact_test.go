@@ -2,7 +2,6 @@ package signkit_test
 
 import (
 	"bytes"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -17,31 +16,8 @@ import (
 
 	"github.com/signkit/signkit-go"
 	"github.com/signkit/signkit-go/auth"
+	"github.com/signkit/signkit-go/internal/testkit/redacttest"
 )
-
-// redactRenderings formats v with every verb a caller might use and logs it
-// with slog's text and JSON handlers, as a value and inside other values.
-func redactRenderings(v any) map[string]string {
-	out := map[string]string{}
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%10.40s"} {
-		out[verb] = fmt.Sprintf(verb, v)
-		out["field "+verb] = fmt.Sprintf(verb, struct{ V any }{v})
-		out["slice "+verb] = fmt.Sprintf(verb, []any{v})
-	}
-	out["Sprint"] = fmt.Sprint(v)
-	for name, h := range map[string]func(*bytes.Buffer) slog.Handler{
-		"text": func(b *bytes.Buffer) slog.Handler { return slog.NewTextHandler(b, nil) },
-		"json": func(b *bytes.Buffer) slog.Handler { return slog.NewJSONHandler(b, nil) },
-	} {
-		var b bytes.Buffer
-		l := slog.New(h(&b))
-		l.Info("msg", "value", v)
-		l.With("value", v).Info("msg")
-		l.Info("msg", slog.Group("g", "value", v))
-		out["slog "+name] = b.String()
-	}
-	return out
-}
 
 // redactServer is a platform that issues secretToken and answers every other
 // request with an empty list of items.
@@ -93,12 +69,9 @@ func TestConfigAndClientPrintNoSecret(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			secrets := []string{creds.ClientSecret, creds.APISecret, token}
-			for how, out := range redactRenderings(tc.value) {
-				for _, s := range secrets {
-					for _, form := range []string{s, hex.EncodeToString([]byte(s)), strings.ToUpper(hex.EncodeToString([]byte(s)))} {
-						assert.NotContains(t, out, form, "%s shows a secret: %s", how, out)
-					}
-				}
+			renders := redacttest.Renderings(tc.value)
+			redacttest.AssertNoSecret(t, renders, secrets...)
+			for how, out := range renders {
 				assert.NotContains(t, out, "!ERROR", how)
 				if how == "%v" || how == "slog json" {
 					assert.Contains(t, out, "[redacted]", how)

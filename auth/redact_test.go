@@ -3,54 +3,16 @@ package auth
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signkit/signkit-go/internal/testkit/redacttest"
 )
-
-// renderings formats v with every verb a caller might use and logs it with
-// slog's text and JSON handlers, as a value and inside a struct.
-func renderings(v any) map[string]string {
-	out := map[string]string{}
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%10.40s"} {
-		out[verb] = fmt.Sprintf(verb, v)
-		out["field "+verb] = fmt.Sprintf(verb, struct{ V any }{v})
-		out["slice "+verb] = fmt.Sprintf(verb, []any{v})
-	}
-	out["Sprint"] = fmt.Sprint(v)
-	out["Sprintln"] = fmt.Sprintln(v)
-	for name, h := range map[string]func(*bytes.Buffer) slog.Handler{
-		"text": func(b *bytes.Buffer) slog.Handler { return slog.NewTextHandler(b, nil) },
-		"json": func(b *bytes.Buffer) slog.Handler { return slog.NewJSONHandler(b, nil) },
-	} {
-		var b bytes.Buffer
-		l := slog.New(h(&b))
-		l.Info("msg", "value", v)
-		l.Info("msg", slog.Any("value", v))
-		l.With("value", v).Info("msg")
-		l.Info("msg", slog.Group("g", "value", v))
-		out["slog "+name] = b.String()
-	}
-	return out
-}
-
-// assertNoSecret fails when a rendering shows a secret, as is or hex-encoded.
-func assertNoSecret(t *testing.T, renders map[string]string, secrets ...string) {
-	t.Helper()
-	for how, s := range renders {
-		for _, secret := range secrets {
-			for _, form := range []string{secret, hex.EncodeToString([]byte(secret)), strings.ToUpper(hex.EncodeToString([]byte(secret)))} {
-				assert.NotContains(t, s, form, "%s shows a secret: %s", how, s)
-			}
-		}
-	}
-}
 
 func TestNothingPrintsASecret(t *testing.T) {
 	srv := newTokenServer(t)
@@ -70,8 +32,8 @@ func TestNothingPrintsASecret(t *testing.T) {
 		{"*TokenSource", ts, []string{srv.URL + "/auth/oauth/token", "client-1", "key-1", "[redacted]"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := renderings(tc.value)
-			assertNoSecret(t, r, secrets...)
+			r := redacttest.Renderings(tc.value)
+			redacttest.AssertNoSecret(t, r, secrets...)
 			for _, want := range tc.shows {
 				assert.Contains(t, r["%v"], want)
 			}

@@ -1,44 +1,18 @@
 package subscriptions_test
 
 import (
-	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signkit/signkit-go/internal/testkit/redacttest"
 	"github.com/signkit/signkit-go/subscriptions"
 	"github.com/signkit/signkit-go/webhooks"
 )
-
-// renderings formats v with every verb a caller might use and logs it with
-// slog's text and JSON handlers, as a value and inside other values.
-func renderings(v any) map[string]string {
-	out := map[string]string{}
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%10.40s"} {
-		out[verb] = fmt.Sprintf(verb, v)
-		out["field "+verb] = fmt.Sprintf(verb, struct{ V any }{v})
-		out["slice "+verb] = fmt.Sprintf(verb, []any{v})
-	}
-	out["Sprint"] = fmt.Sprint(v)
-	for name, h := range map[string]func(*bytes.Buffer) slog.Handler{
-		"text": func(b *bytes.Buffer) slog.Handler { return slog.NewTextHandler(b, nil) },
-		"json": func(b *bytes.Buffer) slog.Handler { return slog.NewJSONHandler(b, nil) },
-	} {
-		var b bytes.Buffer
-		l := slog.New(h(&b))
-		l.Info("msg", "value", v)
-		l.With("value", v).Info("msg")
-		l.Info("msg", slog.Group("g", "value", v))
-		out["slog "+name] = b.String()
-	}
-	return out
-}
 
 func TestNoVerbOrHandlerPrintsTheWebhookSecret(t *testing.T) {
 	const secret = "whsec-very-secret-1"
@@ -57,14 +31,12 @@ func TestNoVerbOrHandlerPrintsTheWebhookSecret(t *testing.T) {
 		{"[]Subscription", []subscriptions.Subscription{sub}, []string{"sub-1"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			forms := []string{secret, hex.EncodeToString([]byte(secret)), strings.ToUpper(hex.EncodeToString([]byte(secret)))}
-			for how, out := range renderings(tc.value) {
-				if tc.noJSON && how == "slog json" {
-					continue
-				}
-				for _, f := range forms {
-					assert.NotContains(t, out, f, "%s shows the secret: %s", how, out)
-				}
+			renders := redacttest.Renderings(tc.value)
+			if tc.noJSON {
+				delete(renders, "slog json")
+			}
+			redacttest.AssertNoSecret(t, renders, secret)
+			for how, out := range renders {
 				if how == "%v" || strings.HasPrefix(how, "slog") {
 					assert.Contains(t, out, "[redacted]", how)
 					for _, want := range tc.shows {
