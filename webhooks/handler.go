@@ -29,7 +29,7 @@ const releaseTimeout = 10 * time.Second
 //     when the dedup.Store is a dedup.Completer (both of this module's are): the
 //     platform re-sends it, and the re-send is answered 200 once fn has
 //     succeeded, or processed when fn failed. With a store that is not a
-//     Completer such a duplicate is answered 200 too, and the event is lost
+//     dedup.Completer such a duplicate is answered 200 too, and the event is lost
 //     if that first run then fails;
 //   - 500 when the dedup.Store fails, or when fn fails or panics: the claim
 //     on the event id is then released, so the platform's retry is

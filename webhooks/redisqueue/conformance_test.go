@@ -1,7 +1,6 @@
 package redisqueue_test
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"sync/atomic"
@@ -24,14 +23,10 @@ func TestConformance(t *testing.T) {
 	addr := redistest.Start(t)
 	queuetest.Run(t, func(t *testing.T) queue.Queue {
 		tag := fmt.Sprintf("{conformance-%d}", conformanceStreams.Add(1))
-		q, err := redisqueue.New(context.Background(), client(t, addr),
+		q := newQueue(t, client(t, addr),
 			redisqueue.WithStreams(tag+":events", tag+":dead"),
-			redisqueue.WithBlock(20*time.Millisecond),
 			redisqueue.WithVisibilityTimeout(300*time.Millisecond),
 			redisqueue.WithLogger(slog.New(slog.DiscardHandler)))
-		if err != nil {
-			t.Fatal(err)
-		}
 		t.Cleanup(func() { q.Close() })
 		return q
 	})
