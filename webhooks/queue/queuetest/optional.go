@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +25,20 @@ func deadIDs(dead []queue.DeadLetter) []string {
 		ids = append(ids, d.ID)
 	}
 	return ids
+}
+
+// wantDeadIDs fails t, saying when, unless the dead letters of q are the
+// deliveries of want, oldest first; it checks nothing when q is not a
+// queue.DeadLetterList.
+func wantDeadIDs(t *testing.T, q queue.Queue, when string, want ...string) {
+	t.Helper()
+	dl, ok := q.(queue.DeadLetterList)
+	if !ok {
+		return
+	}
+	if got := deadIDs(deadLetters(t, dl, 10)); !slices.Equal(got, want) {
+		t.Fatalf("%s: DeadLetters = %v, want %v", when, got, want)
+	}
 }
 
 // testAckedEvent, for a durable queue: an acknowledged event is recorded
@@ -116,33 +129,6 @@ func testDeadLetterList(t *testing.T, q queue.Queue) {
 	}
 }
 
-// touching touches m every interval until the returned stop is called; it
-// reports the first error of a touch.
-func touching(q queue.Queue, m *queue.Message, interval time.Duration) (stop func() error) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var first error
-	wg.Go(func() {
-		tick := time.NewTicker(interval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-			if err := q.Touch(context.Background(), m); err != nil && first == nil {
-				first = err
-			}
-		}
-	})
-	return func() error {
-		close(done)
-		wg.Wait()
-		return first
-	}
-}
-
 func testLease(t *testing.T, q queue.Queue) {
 	l, ok := q.(queue.Leaser)
 	if !ok {
@@ -157,11 +143,9 @@ func testLease(t *testing.T, q queue.Queue) {
 	m := next(t, q)
 
 	// Touched, it stays with its caller, past the visibility timeout.
-	stop := touching(q, m, every)
+	release := hold(t, q, m)
 	none(t, q, max(4*every, Quiet), "an entry touched every TouchInterval")
-	if err := stop(); err != nil {
-		t.Fatalf("Touch of a held entry: %v", err)
-	}
+	release()
 
 	// Untouched, it is handed out again.
 	wait, cancel := context.WithTimeout(ctx, 30*every+patience)
@@ -176,11 +160,7 @@ func testLease(t *testing.T, q queue.Queue) {
 	}
 	wantLost(t, "Touch of the first hand-out", q.Touch(ctx, m))
 	wantLost(t, "DeadLetter of the first hand-out", q.DeadLetter(ctx, m, "late"))
-	if dl, ok := q.(queue.DeadLetterList); ok {
-		if dead := deadLetters(t, dl, 10); len(dead) != 0 {
-			t.Fatalf("the first hand-out dead-lettered a lost entry: %v", deadIDs(dead))
-		}
-	}
+	wantDeadIDs(t, q, "the first hand-out dead-lettered a lost entry")
 	if err := q.Touch(ctx, again); err != nil {
 		t.Fatalf("Touch of the new hand-out: %v", err)
 	}
@@ -207,11 +187,7 @@ func testIdempotent(t *testing.T, q queue.Queue) {
 	deadLetter(t, q, m, "boom")
 	enqueue(t, q, delivery("evt-1")) // dead-lettered
 	none(t, q, Quiet, "an id enqueued again while in hand and dead-lettered")
-	if dl, ok := q.(queue.DeadLetterList); ok {
-		if got := deadIDs(deadLetters(t, dl, 10)); !slices.Equal(got, []string{"evt-1"}) {
-			t.Fatalf("DeadLetters = %v, want the one entry of evt-1", got)
-		}
-	}
+	wantDeadIDs(t, q, "an id dead-lettered once", "evt-1")
 	enqueue(t, q, delivery("evt-2"))
 	ack(t, q, next(t, q))
 	enqueue(t, q, delivery("evt-2")) // acknowledged
@@ -249,11 +225,7 @@ func testUnacked(t *testing.T, q queue.Queue) {
 	}
 	wantLost(t, "Touch of an entry Unacked took out", q.Touch(ctx, held))
 	wantLost(t, "DeadLetter of an entry Unacked took out", q.DeadLetter(ctx, held, "late"))
-	if dl, ok := q.(queue.DeadLetterList); ok {
-		if got := deadIDs(deadLetters(t, dl, 10)); !slices.Equal(got, []string{"evt-dead"}) {
-			t.Fatalf("after Unacked DeadLetters = %v, want the dead letter kept", got)
-		}
-	}
+	wantDeadIDs(t, q, "after Unacked, the dead letter kept", "evt-dead")
 	if m, err := q.Next(ctx); !errors.Is(err, queue.ErrClosed) {
 		t.Fatalf("Next after Unacked: %+v, %v; want queue.ErrClosed", m, err)
 	}
