@@ -1,8 +1,7 @@
 package signkit
 
 import (
-	"os/exec"
-	"strings"
+	"slices"
 	"testing"
 )
 
@@ -22,30 +21,18 @@ var serviceClients = []string{
 // webhooks for its EventType, never the other way round) and builds with
 // no module but the standard library and this one.
 func TestReceiverBuildsWithoutTheServiceClients(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("go is not on PATH: %v", err)
-	}
-	out, err := exec.Command(goBin, "list", "-deps",
-		"-f", "{{.ImportPath}} {{if not .Standard}}{{with .Module}}{{.Path}}{{end}}{{end}}", "./webhooks").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
 	own := 0
-	for line := range strings.Lines(string(out)) {
-		pkg, mod, _ := strings.Cut(strings.TrimSpace(line), " ")
-		switch mod {
+	for _, d := range goListDeps(t, false, "./webhooks") {
+		switch d.Mod {
 		case "": // the standard library
 			continue
-		case "github.com/signkit/signkit-go":
+		case sdkModule:
 			own++
 		default:
-			t.Errorf("package webhooks builds with %s (module %s); a receiver must need no module but the SDK's", pkg, mod)
+			t.Errorf("package webhooks builds with %s (module %s); a receiver must need no module but the SDK's", d.Pkg, d.Mod)
 		}
-		for _, svc := range serviceClients {
-			if pkg == svc {
-				t.Errorf("package webhooks imports %s: a receiver must build without the service clients", pkg)
-			}
+		if slices.Contains(serviceClients, d.Pkg) {
+			t.Errorf("package webhooks imports %s: a receiver must build without the service clients", d.Pkg)
 		}
 	}
 	if own == 0 {

@@ -7,6 +7,37 @@ import (
 	"testing"
 )
 
+// sdkModule is the root module: the SDK.
+const sdkModule = "github.com/signkit/signkit-go"
+
+// dep is one package that go list -deps names, with its module; Mod is
+// empty for the standard library.
+type dep struct{ Pkg, Mod string }
+
+// goListDeps answers the packages the patterns build with, themselves
+// included (with test set, their tests' too), as go list -deps lists them.
+func goListDeps(t *testing.T, test bool, patterns ...string) []dep {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is not on PATH: %v", err)
+	}
+	args := []string{"list", "-deps", "-f", "{{.ImportPath}}\t{{if not .Standard}}{{with .Module}}{{.Path}}{{end}}{{end}}"}
+	if test {
+		args = append(args, "-test")
+	}
+	out, err := exec.Command(goBin, append(args, patterns...)...).Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", patterns, err)
+	}
+	var deps []dep
+	for line := range strings.Lines(string(out)) {
+		pkg, mod, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		deps = append(deps, dep{pkg, mod})
+	}
+	return deps
+}
+
 // coreDeps are the only modules outside the standard library and this
 // module that the core packages (what users import) may build with; the
 // mock's and the tests' dependencies must never reach users' builds.
@@ -19,23 +50,14 @@ var coreDeps = []string{
 // TestCorePackagesDependOnlyOnTheirThree checks, with go list -deps, what
 // the core packages build with.
 func TestCorePackagesDependOnlyOnTheirThree(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("go is not on PATH: %v", err)
-	}
-	out, err := exec.Command(goBin, "list", "-deps", "-f", "{{if not .Standard}}{{with .Module}}{{.Path}}{{end}}{{end}}",
-		".", "./auth", "./forms", "./casefiles", "./subscriptions", "./webhooks").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
 	seen := map[string]bool{}
-	for _, mod := range strings.Fields(string(out)) {
-		if mod == "github.com/signkit/signkit-go" || seen[mod] {
+	for _, d := range goListDeps(t, false, ".", "./auth", "./forms", "./casefiles", "./subscriptions", "./webhooks") {
+		if d.Mod == "" || d.Mod == sdkModule || seen[d.Mod] {
 			continue
 		}
-		seen[mod] = true
-		if !slices.Contains(coreDeps, mod) {
-			t.Errorf("a core package builds with %s; only %v are allowed", mod, coreDeps)
+		seen[d.Mod] = true
+		if !slices.Contains(coreDeps, d.Mod) {
+			t.Errorf("a core package builds with %s; only %v are allowed", d.Mod, coreDeps)
 		}
 	}
 	if len(seen) == 0 {
@@ -63,32 +85,19 @@ var testDeps = []string{
 // browser driver. In the workspace such an import would still compile, so
 // this test says where the test belongs.
 func TestSDKTestsStayInTheSDKModule(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("go is not on PATH: %v", err)
-	}
-	out, err := exec.Command(goBin, "list", "-deps", "-test", "-f",
-		"{{if not .Standard}}{{.ImportPath}}\t{{with .Module}}{{.Path}}{{end}}{{end}}", "./...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
 	allowed := append(slices.Clone(coreDeps), testDeps...)
 	looked := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		pkg, mod, _ := strings.Cut(line, "\t")
-		if mod == sdkModule {
+	for _, d := range goListDeps(t, true, "./...") {
+		if d.Mod == sdkModule {
 			looked++
 			continue
 		}
-		if mod != "" && !slices.Contains(allowed, mod) {
+		if d.Mod != "" && !slices.Contains(allowed, d.Mod) {
 			t.Errorf("a test in the SDK module builds with %s (module %s); move it to the module of what it needs, "+
-				"tests/ for tests against the mock", pkg, mod)
+				"tests/ for tests against the mock", d.Pkg, d.Mod)
 		}
 	}
 	if looked < 20 {
 		t.Fatalf("go list found %d packages of %s: the check is not looking", looked, sdkModule)
 	}
 }
-
-// sdkModule is the root module: the SDK.
-const sdkModule = "github.com/signkit/signkit-go"
